@@ -1,0 +1,48 @@
+/** Server configuration from the environment (README "Configuration" lists every variable). */
+import path from 'node:path';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** Directory of the built console (vite build); null = API only. */
+  distDir: string | null;
+  sessionTtlHours: number;
+  cookieSecure: boolean;
+  loginRateLimit: { max: number; windowSec: number };
+  promoUrl: string | null;
+  supportChatZh: string | null;
+  supportChatOther: string | null;
+  analyticsEndpoint: string;
+  accountCenterUrl: string;
+  logLevel: string;
+  trustProxy: boolean;
+  version: string;
+}
+
+const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+const str = (v: string | undefined) => (v === undefined || v.trim() === '' ? null : v.trim());
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const dist = env.SERVE_DIST === '' || env.SERVE_DIST === 'false' ? null : path.resolve(env.SERVE_DIST ?? 'dist');
+  return {
+    port: num(env.PORT, 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: str(env.DATABASE_URL),
+    distDir: dist,
+    sessionTtlHours: num(env.SESSION_TTL_HOURS, 24 * 7),
+    cookieSecure: env.COOKIE_SECURE === 'true',
+    loginRateLimit: { max: num(env.LOGIN_RATE_MAX, 10), windowSec: num(env.LOGIN_RATE_WINDOW_SEC, 900) },
+    promoUrl: str(env.PROMO_URL),
+    supportChatZh: str(env.SUPPORT_CHAT_ZH_URL),
+    supportChatOther: str(env.SUPPORT_CHAT_URL),
+    analyticsEndpoint: env.ANALYTICS_ENDPOINT ?? '/api/analytics/pageview',
+    accountCenterUrl: env.ACCOUNT_CENTER_URL ?? '/user/center',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: env.TRUST_PROXY === 'true',
+    version: env.npm_package_version ?? '0.1.0',
+    ...overrides,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
+ * Migrations (db/migrations, YYYYMMDDHHmm_verb_thing.ts) run at start through Kysely's migrator.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect';
+import type { Database } from './schema';
+
+export type DB = Kysely<Database>;
+
+export interface OpenedDatabase {
+  db: DB;
+  kind: 'pglite' | 'postgres';
+  /** The embedded instance, when kind is pglite (tests clone it). */
+  pglite: PGlite | null;
+  close(): Promise<void>;
+}
+
+const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+class DirectoryMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await fs.readdir(migrationsDir)).filter((f) => /^\d{12}_[a-z0-9_]+\.(ts|js)$/.test(f)).sort();
+    const out: Record<string, Migration> = {};
+    for (const f of files) out[f.replace(/\.(ts|js)$/, '')] = (await import(pathToFileURL(path.join(migrationsDir, f)).href)) as Migration;
+    return out;
+  }
+}
+
+export async function migrate(db: Kysely<unknown>): Promise<void> {
+  const migrator = new Migrator({ db, provider: new DirectoryMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);
+}
+
+export function pgliteDatabase(pglite: PGlite): OpenedDatabase {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+export function postgresDatabase(url: string, max = 10): OpenedDatabase {
+  const pool = new pg.Pool({ connectionString: url, max });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', pglite: null, close: () => db.destroy() };
+}
+
+export async function openDatabase(opts: { dataDir: string; databaseUrl: string | null }): Promise<OpenedDatabase> {
+  let opened: OpenedDatabase;
+  if (opts.databaseUrl) opened = postgresDatabase(opts.databaseUrl);
+  else {
+    const dir = path.join(opts.dataDir, 'pglite');
+    await fs.mkdir(dir, { recursive: true });
+    opened = pgliteDatabase(await PGlite.create(dir));
+  }
+  await migrate(opened.db as unknown as Kysely<unknown>);
+  return opened;
+}

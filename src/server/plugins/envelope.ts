@@ -1,0 +1,59 @@
+/**
+ * The answer envelope {code, msg, data} and error mapping (api-conventions.md). Validation failures
+ * carry data.fields with translated messages; 5xx are logged with the request id and say only that the
+ * server failed.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR } from '@shared/errors';
+import { AppError } from '../errors';
+import { translate } from '../i18n';
+
+export function ok<T>(data: T): { code: 0; msg: 'success'; data: T } {
+  return { code: 0, msg: 'success', data };
+}
+
+/** Our schemas carry message keys (`validation.x`); zod's own messages become required / invalid. */
+function issueKey(message: string, keyword: string): string {
+  if (/^validation\.[A-Za-z]+$/.test(message)) return message;
+  if (keyword === 'invalid_type' && /received undefined/.test(message)) return 'validation.required';
+  return 'validation.invalid';
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
+  const msg = translate(request.locale, ERROR[err.errorName].key, err.vars);
+  let data = err.data;
+  if (data && typeof data === 'object' && 'fields' in data) {
+    const fields = (data as { fields: Record<string, string> }).fields;
+    data = { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, translate(request.locale, v)])) };
+  }
+  if (err.errorName === 'unauthorized') data = '/login';
+  return reply.status(err.status).send({ code: err.code, msg, data });
+}
+
+export function registerEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendError(request, reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const v of error.validation) {
+        const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+        fields[field] ??= issueKey(v.message ?? '', v.keyword);
+      }
+      const first = Object.values(fields)[0];
+      const err = new AppError('validation', {}, { fields });
+      // The message names the first problem, so a toast alone is useful.
+      reply.status(400);
+      return reply.send({ code: err.code, msg: translate(request.locale, first ?? 'validation'), data: { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, translate(request.locale, v)])) } });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return sendError(request, reply, new AppError('tooManyRequests', { seconds: 60 }));
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error.message, code: error.code }, 'bad request');
+      return sendError(request, reply, new AppError(status === 404 ? 'notFound' : status === 413 ? 'badRequest' : 'badRequest'));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, new AppError('server'));
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('notFound')));
+}

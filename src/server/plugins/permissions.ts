@@ -1,0 +1,91 @@
+/**
+ * Every /api route declares `config.permission`; registering one without it fails at start (and a test
+ * lists them). Before validation the caller is checked: session, permission key, CSRF header on writes,
+ * farm membership for farm-scoped routes; agent routes take a Bearer agentKey.secret token.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import type { RoutePermission } from '../fastify-types';
+import { sha256 } from '../security';
+
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  permission: RoutePermission;
+  farmScoped: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiRoutes: DeclaredRoute[];
+  }
+}
+
+function agentKeyOf(request: FastifyRequest): string | null {
+  const q = request.query as Record<string, unknown> | undefined;
+  const b = request.body as Record<string, unknown> | undefined;
+  const v = (q && typeof q.agentKey === 'string' && q.agentKey) || (b && typeof b === 'object' && typeof b.agentKey === 'string' && b.agentKey) || request.headers.agentkey;
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
+/** Farm membership: administrators see every farm; others the farms they were given. */
+export async function assertFarmMember(app: FastifyInstance, request: FastifyRequest, agentKey: string): Promise<void> {
+  const user = request.user;
+  if (!user) throw new AppError('unauthorized');
+  if (user.is_admin) {
+    const farm = await app.db.selectFrom('farms').select('agent_key').where('agent_key', '=', agentKey).executeTakeFirst();
+    if (!farm) throw new AppError('notFound');
+    return;
+  }
+  const member = await app.db
+    .selectFrom('user_farms')
+    .select('agent_key')
+    .where('user_id', '=', user.id)
+    .where('agent_key', '=', agentKey)
+    .executeTakeFirst();
+  if (!member) throw new AppError('notMember');
+}
+
+async function authenticateAgent(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const h = request.headers.authorization ?? '';
+  const m = /^Bearer ([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{16,128})$/.exec(h);
+  if (!m) throw new AppError('unauthorized');
+  const [, agentKey, secret] = m as unknown as [string, string, string];
+  const farm = await app.db.selectFrom('farms').select(['agent_key', 'secret_hash']).where('agent_key', '=', agentKey).executeTakeFirst();
+  const given = Buffer.from(sha256(secret));
+  const expected = Buffer.from(farm?.secret_hash ?? sha256('no-farm'));
+  if (!farm || !timingSafeEqual(given, expected)) throw new AppError('unauthorized');
+  request.agent = { agentKey };
+}
+
+export function registerPermissions(app: FastifyInstance): void {
+  app.decorate('apiRoutes', [] as DeclaredRoute[]);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const permission = route.config?.permission;
+    if (permission === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no permission`);
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      app.apiRoutes.push({ method, url: route.url, permission, farmScoped: Boolean(route.config?.farmScoped) });
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const cfg = request.routeOptions.config;
+    const permission = cfg?.permission;
+    if (permission === undefined || !request.url.startsWith('/api/')) return;
+    if (permission === 'agent') return authenticateAgent(app, request);
+    if (request.agent) throw new AppError('forbidden');
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !request.headers['x-requested-with']) throw new AppError('csrf');
+    if (permission === 'public') return;
+    if (!request.user) throw new AppError('unauthorized');
+    if (typeof permission === 'number' && !request.permissions.has(permission)) throw new AppError('forbidden');
+    if (cfg.farmScoped) {
+      const key = agentKeyOf(request);
+      if (!key) throw new AppError('validation', {}, { fields: { agentKey: 'validation.agentKeyRequired' } });
+      await assertFarmMember(app, request, key);
+      request.farmKey = key;
+    }
+  });
+}

@@ -1,0 +1,8 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { accessRoutes } from './access';
+import { authRoutes } from './auth';
+import { farmRoutes } from './farms';
+import { notificationRoutes } from './notifications';
+
+/** Every route module, in registration order. */
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes];

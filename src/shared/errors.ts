@@ -1,0 +1,42 @@
+/**
+ * Error codes of the envelope (api-conventions.md). `code` 0 is success; a failure carries a positive
+ * code, a message in the request's language (translated from `errors:<key>`) and an HTTP status.
+ * 401 is the string "401" on the wire (spec 1 §8).
+ */
+export const ERROR = {
+  badRequest: { code: 400, status: 400, key: 'badRequest' },
+  validation: { code: 1001, status: 400, key: 'validation' },
+  unauthorized: { code: '401', status: 401, key: 'unauthorized' },
+  forbidden: { code: 403, status: 403, key: 'forbidden' },
+  notMember: { code: 4031, status: 403, key: 'notMember' },
+  notFound: { code: 404, status: 404, key: 'notFound' },
+  conflict: { code: 409, status: 409, key: 'conflict' },
+  idempotencyInFlight: { code: 4091, status: 409, key: 'idempotencyInFlight' },
+  idempotencyMismatch: { code: 422, status: 422, key: 'idempotencyMismatch' },
+  tooManyRequests: { code: 429, status: 429, key: 'tooManyRequests' },
+  csrf: { code: 4032, status: 403, key: 'csrf' },
+  server: { code: 500, status: 500, key: 'server' },
+  wrongCredentials: { code: 1002, status: 400, key: 'wrongCredentials' },
+  setupDone: { code: 1003, status: 409, key: 'setupDone' },
+  setupNeeded: { code: 1004, status: 409, key: 'setupNeeded' },
+  agentKeyTaken: { code: 1005, status: 409, key: 'agentKeyTaken' },
+  userTaken: { code: 1006, status: 409, key: 'userTaken' },
+  wrongOldPassword: { code: 1007, status: 400, key: 'wrongOldPassword' },
+  roleInUse: { code: 1008, status: 409, key: 'roleInUse' },
+  cannotDeleteSelf: { code: 1009, status: 400, key: 'cannotDeleteSelf' },
+  regionLocked: { code: 1010, status: 403, key: 'regionLocked' },
+  userDisabled: { code: 1011, status: 403, key: 'userDisabled' },
+  lastAdmin: { code: 1012, status: 400, key: 'lastAdmin' },
+} as const;
+
+export type ErrorName = keyof typeof ERROR;
+
+export interface Envelope<T> {
+  code: number | string;
+  msg: string;
+  data: T;
+}
+
+export interface FieldErrors {
+  fields: Record<string, string>;
+}
