@@ -5,7 +5,7 @@
  */
 export const ERROR = {
   badRequest: { code: 400, status: 400, key: 'badRequest' },
-  validation: { code: 1001, status: 400, key: 'validation' },
+  validation: { code: 1001, status: 400, key: 'validationFailed' },
   unauthorized: { code: '401', status: 401, key: 'unauthorized' },
   forbidden: { code: 403, status: 403, key: 'forbidden' },
   notMember: { code: 4031, status: 403, key: 'notMember' },

@@ -21,11 +21,13 @@ function issueKey(message: string, keyword: string): string {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
-  const msg = translate(request.locale, ERROR[err.errorName].key, err.vars);
+  let msg = translate(request.locale, ERROR[err.errorName].key, err.vars);
   let data = err.data;
   if (data && typeof data === 'object' && 'fields' in data) {
-    const fields = (data as { fields: Record<string, string> }).fields;
-    data = { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, translate(request.locale, v)])) };
+    const fields = Object.entries((data as { fields: Record<string, string> }).fields).map(([k, v]) => [k, translate(request.locale, v)] as const);
+    data = { fields: Object.fromEntries(fields) };
+    // The message names the first problem, so a toast alone is useful.
+    msg = fields[0]?.[1] ?? msg;
   }
   if (err.errorName === 'unauthorized') data = '/login';
   return reply.status(err.status).send({ code: err.code, msg, data });
@@ -40,11 +42,7 @@ export function registerEnvelope(app: FastifyInstance): void {
         const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
         fields[field] ??= issueKey(v.message ?? '', v.keyword);
       }
-      const first = Object.values(fields)[0];
-      const err = new AppError('validation', {}, { fields });
-      // The message names the first problem, so a toast alone is useful.
-      reply.status(400);
-      return reply.send({ code: err.code, msg: translate(request.locale, first ?? 'validation'), data: { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, translate(request.locale, v)])) } });
+      return sendError(request, reply, new AppError('validation', {}, { fields }));
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return sendError(request, reply, new AppError('tooManyRequests', { seconds: 60 }));

@@ -40,8 +40,8 @@ export function registerIdempotency(app: FastifyInstance): void {
     }
     const existing = await app.db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
     if (!existing) throw new AppError('idempotencyInFlight');
-    if (existing.request_hash !== hash) throw new AppError('idempotencyMismatch');
     if (existing.state === 'running') throw new AppError('idempotencyInFlight');
+    if (existing.request_hash !== hash) throw new AppError('idempotencyMismatch');
     reply.header('Idempotent-Replayed', 'true');
     reply.status(existing.http_status ?? 200).type('application/json; charset=utf-8');
     return reply.send(existing.response ?? 'null');

@@ -14,6 +14,8 @@ export interface DeclaredRoute {
   url: string;
   permission: RoutePermission;
   farmScoped: boolean;
+  hasBody: boolean;
+  hasQuery: boolean;
 }
 
 declare module 'fastify' {
@@ -67,7 +69,14 @@ export function registerPermissions(app: FastifyInstance): void {
     if (permission === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no permission`);
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      app.apiRoutes.push({ method, url: route.url, permission, farmScoped: Boolean(route.config?.farmScoped) });
+      app.apiRoutes.push({
+        method,
+        url: route.url,
+        permission,
+        farmScoped: Boolean(route.config?.farmScoped),
+        hasBody: Boolean(route.schema?.body),
+        hasQuery: Boolean(route.schema?.querystring),
+      });
     }
   });
 

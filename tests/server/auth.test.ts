@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN, Client, type TestApp, body, createTestApp, setupAdmin } from './harness';
+
+describe('accounts and sessions', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp({ loginRateLimit: { max: 3, windowSec: 60 } });
+  });
+  afterEach(async () => t.close());
+
+  it('offers setup only while no user exists, and never ships a default password', async () => {
+    const anon = new Client(t.app);
+    expect(body<{ setupNeeded: boolean }>(await anon.get('/api/config/public')).data.setupNeeded).toBe(true);
+    const login = await anon.post('/api/userv3/login', { user: 'admin', password: 'admin' });
+    expect(body(login).code).not.toBe(0);
+    await setupAdmin(t.app);
+    expect(body<{ setupNeeded: boolean }>(await anon.get('/api/config/public')).data.setupNeeded).toBe(false);
+    const again = await anon.post('/api/userv3/setup', { user: 'other', password: 'another-pass' });
+    expect(again.statusCode).toBe(409);
+    const users = await t.db.selectFrom('users').select('user_name').execute();
+    expect(users.map((u) => u.user_name)).toEqual([ADMIN.user]);
+  });
+
+  it('stores a scrypt hash, never the password', async () => {
+    await setupAdmin(t.app);
+    const row = await t.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+    expect(row.password_hash.startsWith('scrypt$')).toBe(true);
+    expect(row.password_hash).not.toContain(ADMIN.password);
+  });
+
+  it('logs in, answers the current user, logs out to the login address', async () => {
+    await setupAdmin(t.app);
+    const c = new Client(t.app);
+    expect((await c.get('/api/userv2/userCurrent')).json()).toMatchObject({ code: '401', data: '/login' });
+    const wrong = await c.post('/api/userv3/login', { user: ADMIN.user, password: 'wrong-password' });
+    expect(wrong.statusCode).toBe(400);
+    expect(body(wrong).msg).toBe('Wrong user name or password');
+    const ok = await c.post('/api/userv3/login', { user: 'ADMIN', password: ADMIN.password });
+    expect(ok.statusCode).toBe(200);
+    const cookie = ok.cookies.find((x) => x.name === 'hf_session');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe('Lax');
+    expect(body<{ user: string }>(await c.get('/api/userv2/userCurrent')).data.user).toBe(ADMIN.user);
+    const out = await c.get('/api/userv3/logout');
+    expect(body(out).data).toBe('/login');
+    c.cookie = `hf_session=${cookie?.value}`;
+    expect((await c.get('/api/userv2/info')).statusCode).toBe(401);
+  });
+
+  it('rate-limits failed logins per user', async () => {
+    await setupAdmin(t.app);
+    const c = new Client(t.app);
+    for (let i = 0; i < 3; i++) expect((await c.post('/api/userv3/login', { user: ADMIN.user, password: `bad-${i}-xxxx` })).statusCode).toBe(400);
+    const blocked = await c.post('/api/userv3/login', { user: ADMIN.user, password: ADMIN.password });
+    expect(blocked.statusCode).toBe(429);
+    expect(body(blocked).msg).toMatch(/Too many attempts; try again in \d+ seconds/);
+  });
+
+  it('expires sessions', async () => {
+    const short = await createTestApp({ sessionTtlHours: 1 / 3600 });
+    try {
+      const c = await setupAdmin(short.app);
+      expect((await c.get('/api/userv2/info')).statusCode).toBe(200);
+      await new Promise((r) => setTimeout(r, 1300));
+      expect((await c.get('/api/userv2/info')).statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('changes the password and ends the other sessions', async () => {
+    const a = await setupAdmin(t.app);
+    const b = new Client(t.app);
+    await b.post('/api/userv3/login', ADMIN);
+    const bad = await a.post('/api/userv2/changePassword', { oldPassword: 'nope-nope', newPassword: 'brand-new-pass' });
+    expect(body<{ fields: Record<string, string> }>(bad).data.fields.oldPassword).toBe('The current password is wrong');
+    expect((await a.post('/api/userv2/changePassword', { oldPassword: ADMIN.password, newPassword: 'brand-new-pass' })).statusCode).toBe(200);
+    expect((await a.get('/api/userv2/info')).statusCode).toBe(200);
+    expect((await b.get('/api/userv2/info')).statusCode).toBe(401);
+    const c = new Client(t.app);
+    expect((await c.post('/api/userv3/login', { user: ADMIN.user, password: 'brand-new-pass' })).statusCode).toBe(200);
+  });
+
+  it('binds e-mail and phone with the default area code 86', async () => {
+    const a = await setupAdmin(t.app);
+    const bad = await a.post('/api/userv2/bindEmail', { email: 'not-an-email' });
+    expect(body(bad).msg).toBe('enter a correctly formatted email address');
+    await a.post('/api/userv2/bindEmail', { email: 'ops@farm.example' });
+    const m = await a.post('/api/userv2/bindMobile', { mobile: '13800138000' });
+    expect(body(m).data).toMatchObject({ email: 'ops@farm.example', mobile: '13800138000', areaCode: '86' });
+  });
+
+  it('refuses writes without X-Requested-With (CSRF)', async () => {
+    const a = await setupAdmin(t.app);
+    const res = await a.request({ method: 'POST', url: '/api/agent/createv2', payload: { agentName: 'x', agentKey: 'csrf-farm' }, headers: { 'x-requested-with': '' } });
+    expect(res.statusCode).toBe(403);
+    expect(await t.db.selectFrom('farms').selectAll().execute()).toHaveLength(0);
+  });
+});

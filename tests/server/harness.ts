@@ -1,0 +1,146 @@
+/**
+ * Server test harness: each test file gets its own database, cloned from a template migrated once —
+ * a PGlite clone by default, or a PostgreSQL database created from a migrated template database when
+ * TEST_DATABASE_URL is set (the real-PostgreSQL suite).
+ */
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Kysely } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '@server/app';
+import { type ServerConfig, loadConfig } from '@server/config';
+import { type OpenedDatabase, migrate, pgliteDatabase, postgresDatabase } from '@server/db/kysely';
+
+let template: Promise<PGlite> | null = null;
+
+async function pgliteTemplate(): Promise<PGlite> {
+  template ??= (async () => {
+    const db = await PGlite.create();
+    const opened = pgliteDatabase(db);
+    await migrate(opened.db as unknown as Kysely<unknown>);
+    return db;
+  })();
+  return template;
+}
+
+async function postgresClone(url: string): Promise<OpenedDatabase> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const name = `hf_t_${randomBytes(6).toString('hex')}`;
+  try {
+    await admin.query(`create database ${name} template hf_template`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const opened = postgresDatabase(u.toString(), 4);
+  return {
+    ...opened,
+    close: async () => {
+      await opened.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      await c.end();
+    },
+  };
+}
+
+export async function openTestDatabase(): Promise<OpenedDatabase> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) return postgresClone(url);
+  const clone = await (await pgliteTemplate()).clone();
+  return pgliteDatabase(clone);
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: OpenedDatabase['db'];
+  config: ServerConfig;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
+  const opened = await openTestDatabase();
+  const config = loadConfig({ DATA_DIR: '/nonexistent', SERVE_DIST: 'false' }, { logLevel: 'silent', ...overrides });
+  const app = await buildApp({ config, db: opened.db, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: opened.db,
+    config,
+    close: async () => {
+      await app.close();
+      await opened.close();
+    },
+  };
+}
+
+/** A logged-in client: keeps the session cookie, sends X-Requested-With on writes. */
+export class Client {
+  cookie: string | null = null;
+  constructor(
+    readonly app: FastifyInstance,
+    readonly locale = 'en-US',
+  ) {}
+
+  async request(opts: InjectOptions): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { I18N: this.locale, ...(opts.headers as Record<string, string> | undefined) };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (opts.method && opts.method !== 'GET' && !('x-requested-with' in headers)) headers['x-requested-with'] = 'XMLHttpRequest';
+    const res = await this.app.inject({ ...opts, headers });
+    const set = res.cookies.find((c) => c.name === 'hf_session');
+    if (set) this.cookie = set.value ? `hf_session=${set.value}` : null;
+    return res;
+  }
+
+  get(url: string, query?: Record<string, string>): Promise<LightMyRequestResponse> {
+    return this.request({ method: 'GET', url, ...(query ? { query } : {}) });
+  }
+
+  post(url: string, payload: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.request({ method: 'POST', url, payload, headers });
+  }
+}
+
+export function body<T = unknown>(res: LightMyRequestResponse): { code: number | string; msg: string; data: T } {
+  return res.json() as { code: number | string; msg: string; data: T };
+}
+
+// Builders: create what a test needs, with parents when absent.
+
+export const ADMIN = { user: 'admin', password: 'admin-pass-1' };
+
+export async function setupAdmin(app: FastifyInstance): Promise<Client> {
+  const c = new Client(app);
+  const res = await c.post('/api/userv3/setup', { user: ADMIN.user, password: ADMIN.password });
+  if (res.statusCode !== 200) throw new Error(`setup failed: ${res.body}`);
+  return c;
+}
+
+export async function createFarm(admin: Client, agentKey: string, extra: Record<string, unknown> = {}): Promise<{ agentKey: string; secret: string }> {
+  const res = await admin.post('/api/agent/createv2', { agentName: `Farm ${agentKey}`, agentKey, ...extra });
+  if (res.statusCode !== 200) throw new Error(`createFarm failed: ${res.body}`);
+  return body<{ agentKey: string; secret: string }>(res).data;
+}
+
+/** Creates a role with `permissions` and a user holding it, member of `agentKeys`; returns the user's logged-in client. */
+export async function createMember(
+  admin: Client,
+  name: string,
+  permissions: number[],
+  agentKeys: string[],
+): Promise<{ client: Client; userId: string; roleId: string }> {
+  const role = await admin.post('/api/role/save', { name: `role-${name}`, permissions: permissions.join(',') });
+  if (role.statusCode !== 200) throw new Error(`role failed: ${role.body}`);
+  const roleId = body<{ id: string }>(role).data.id;
+  const password = 'member-pass-1';
+  const user = await admin.post('/api/user/save', { user: name, password, roleId, agentKeys: agentKeys.join(',') });
+  if (user.statusCode !== 200) throw new Error(`user failed: ${user.body}`);
+  const client = new Client(admin.app);
+  const login = await client.post('/api/userv3/login', { user: name, password });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  return { client, userId: body<{ id: string }>(user).data.id, roleId };
+}
