@@ -72,6 +72,18 @@ export default defineConfig({
           setupFiles: ['tests/support/client-setup.ts'],
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          testTimeout: 90000,
+          hookTimeout: 120000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
     ],
   },
 });

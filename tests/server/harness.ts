@@ -51,7 +51,7 @@ async function postgresClone(url: string): Promise<OpenedDatabase> {
 export async function openTestDatabase(): Promise<OpenedDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) return postgresClone(url);
-  const clone = await (await pgliteTemplate()).clone();
+  const clone = (await (await pgliteTemplate()).clone()) as PGlite;
   return pgliteDatabase(clone);
 }
 

@@ -54,6 +54,8 @@ export interface FarmsTable {
   net_delay: Generated<number>;
   host_info: Json<Record<string, unknown> | null>;
   miner_count: Generated<number>;
+  /** Agent settings that override the defaults of AgentConfig (poll interval, ports, pacing…). */
+  agent_settings: ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
   created_by: string | null;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
@@ -101,7 +103,106 @@ export interface RateLimitHitsTable {
   hit_at: TimestampDefault;
 }
 
+export interface MinersTable {
+  id: Generated<string>;
+  agent_key: string;
+  ip: string;
+  sn: Generated<string>;
+  mac: Generated<string>;
+  make: Generated<string>;
+  model: Generated<string>;
+  family: Generated<string>;
+  firmware_version: Generated<string>;
+  compile_time: Timestamp | null;
+  online: Generated<boolean>;
+  missed_polls: Generated<number>;
+  rt5s: Generated<number>;
+  rate30m: Generated<number>;
+  avg: Generated<number>;
+  ideal: Generated<number>;
+  work_mode: Generated<string>;
+  elapsed_sec: ColumnType<string, number | string | undefined, number | string>;
+  temp_max: number | null;
+  fault_labels: ColumnType<string[], string[] | undefined, string[]>;
+  state: Json<Record<string, boolean>>;
+  snapshot: Json<unknown>;
+  taken_at: Timestamp;
+  first_seen_at: TimestampDefault;
+  updated_at: TimestampDefault;
+  version: ColumnType<string, never, never>;
+}
+
+export interface SnapshotBatchesTable {
+  agent_key: string;
+  batch_seq: ColumnType<string, number, never>;
+  cycle_started_at: Timestamp;
+  received_at: TimestampDefault;
+  miner_count: number;
+  rolled_up: Generated<boolean>;
+}
+
+export interface FarmStatsMinuteTable {
+  agent_key: string;
+  at: Timestamp;
+  real_ghs: number;
+  ideal_ghs: number;
+  total: number;
+  online: number;
+  qualified: number;
+  temp_max: number | null;
+  temp_avg: number | null;
+}
+
+export interface MinerStatsHourTable {
+  miner_id: string;
+  at: Timestamp;
+  samples: number;
+  real_sum: number;
+  ideal_sum: number;
+  temp_max: number | null;
+  online_samples: number;
+}
+
+export interface AgentTasksTable {
+  id: Generated<string>;
+  agent_key: string;
+  op: string;
+  params: Json<Record<string, unknown>>;
+  targets: Json<{ minerId?: string; ip: string; sn?: string }[]>;
+  target_count: number;
+  status: Generated<'pending' | 'running' | 'done'>;
+  created_by: string | null;
+  created_at: TimestampDefault;
+  picked_at: Timestamp | null;
+  done_at: Timestamp | null;
+}
+
+export interface AgentTaskResultsTable {
+  task_id: string;
+  ip: string;
+  ok: boolean;
+  reason: string | null;
+  at: TimestampDefault;
+}
+
+export interface ScanIpRangesTable {
+  id: Generated<string>;
+  agent_key: string;
+  sort_no: Generated<number>;
+  ip_begin: string;
+  ip_end: string;
+  remark: Generated<string>;
+  created_at: TimestampDefault;
+}
+
 export interface Database {
+  miners: MinersTable;
+  snapshot_batches: SnapshotBatchesTable;
+  farm_stats_minute: FarmStatsMinuteTable;
+  miner_stats_hour: MinerStatsHourTable;
+  agent_tasks: AgentTasksTable;
+  agent_task_results: AgentTaskResultsTable;
+  scan_ip_ranges: ScanIpRangesTable;
   users: UsersTable;
   roles: RolesTable;
   sessions: SessionsTable;

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accessRoutes } from './access';
+import { agentUplinkRoutes } from './agent-uplink';
 import { authRoutes } from './auth';
 import { farmRoutes } from './farms';
 import { notificationRoutes } from './notifications';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes];

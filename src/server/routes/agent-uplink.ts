@@ -1,0 +1,104 @@
+/**
+ * The agent's side of the server (contract: src/shared/schemas/agent-uplink.ts). Authenticated by the
+ * farm's Bearer agentKey.secret; a user session can never call these, and an agent token nothing else.
+ */
+import { createGunzip } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { AGENT_UPLINK_PREFIX, AgentConfig, Heartbeat, SnapshotBatch, TaskResultReport } from '@shared/schemas/agent-uplink';
+import { ingestSnapshots } from '../domains/miners/ingest-snapshots';
+import { AppError } from '../errors';
+import { ok } from '../plugins/envelope';
+
+/** What the agent may tell about its computer (host info page). */
+const HostReport = z
+  .object({
+    hostname: z.string().max(200),
+    os: z.string().max(200),
+    cpuCores: z.number().int().min(0),
+    memoryMb: z.number().min(0),
+    diskFreeMb: z.number().min(0),
+    uptimeSec: z.number().min(0),
+    ip: z.string().max(64),
+  })
+  .partial();
+const HeartbeatBody = Heartbeat.extend({ host: HostReport.optional() });
+const TaskIdParams = z.object({ id: z.string().uuid('validation.id') });
+
+export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+  const cfg = { permission: 'agent' as const };
+  const tags = ['agent uplink'];
+  const p = (path: string) => `${AGENT_UPLINK_PREFIX}${path}`;
+
+  // Uploads are gzip-compressed JSON.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.url.startsWith(AGENT_UPLINK_PREFIX) && request.headers['content-encoding'] === 'gzip') {
+      delete request.headers['content-encoding'];
+      return payload.pipe(createGunzip());
+    }
+    return payload;
+  });
+
+  app.get(p('/config'), { config: cfg, schema: { tags } }, async (req) => {
+    const key = req.agent!.agentKey;
+    const farm = await db.selectFrom('farms').select(['agent_settings']).where('agent_key', '=', key).executeTakeFirstOrThrow();
+    const ranges = await db.selectFrom('scan_ip_ranges').select(['ip_begin', 'ip_end']).where('agent_key', '=', key).orderBy('sort_no').orderBy('created_at').execute();
+    const config = AgentConfig.parse({
+      ...farm.agent_settings,
+      scanRanges: ranges.map((r) => ({ ipBegin: r.ip_begin, ipEnd: r.ip_end })),
+    });
+    return ok(config);
+  });
+
+  app.post(p('/snapshots'), { config: cfg, bodyLimit: 256 * 1024 * 1024, schema: { tags, body: SnapshotBatch } }, async (req) =>
+    ok(await ingestSnapshots(db, req.agent!.agentKey, req.body)),
+  );
+
+  app.post(p('/heartbeat'), { config: cfg, schema: { tags, body: HeartbeatBody } }, async (req) => {
+    const b = req.body;
+    await db
+      .updateTable('farms')
+      .set({
+        last_online_at: new Date(),
+        net_delay: Math.round(b.netDelayMs),
+        version: b.agentVersion,
+        ...(b.host ? { host_info: JSON.stringify(b.host) } : {}),
+      })
+      .where('agent_key', '=', req.agent!.agentKey)
+      .execute();
+    return ok({ serverTime: new Date().toISOString() });
+  });
+
+  app.get(p('/tasks'), { config: cfg, schema: { tags } }, async (req) => {
+    const key = req.agent!.agentKey;
+    const rows = await db
+      .updateTable('agent_tasks')
+      .set({ status: 'running', picked_at: sql`coalesce(picked_at, now())` })
+      .where('agent_key', '=', key)
+      .where('status', '<>', 'done')
+      .returningAll()
+      .execute();
+    rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
+    return ok(rows.map((t) => ({ id: t.id, op: t.op, params: t.params, targets: t.targets, createdAt: new Date(t.created_at).toISOString() })));
+  });
+
+  app.post(p('/tasks/:id/results'), { config: cfg, schema: { tags, params: TaskIdParams, body: TaskResultReport } }, async (req) => {
+    const task = await db.selectFrom('agent_tasks').select(['id', 'agent_key']).where('id', '=', req.params.id).executeTakeFirst();
+    if (!task || task.agent_key !== req.agent!.agentKey) throw new AppError('notFound');
+    const results = req.body.results;
+    await db.transaction().execute(async (trx) => {
+      if (results.length)
+        await trx
+          .insertInto('agent_task_results')
+          .values(results.map((r) => ({ task_id: task.id, ip: r.ip, ok: r.ok, reason: r.reason ?? null })))
+          .onConflict((oc) => oc.columns(['task_id', 'ip']).doUpdateSet((eb) => ({ ok: eb.ref('excluded.ok'), reason: eb.ref('excluded.reason'), at: sql`now()` })))
+          .execute();
+      if (req.body.done) await trx.updateTable('agent_tasks').set({ status: 'done', done_at: new Date() }).where('id', '=', task.id).execute();
+    });
+    return ok({ received: results.length });
+  });
+}

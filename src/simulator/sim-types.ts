@@ -1,0 +1,45 @@
+/** Types shared by the simulator's devices, servers and fleet. */
+
+export type SimFamily = 'antminer-stock' | 'whatsminer' | 'braiins' | 'vnish';
+
+export type FaultKind =
+  | 'fan-failure' | 'missing-chip' | 'board-down' | 'high-temp'
+  | 'zero-hashrate' | 'cannot-start' | 'offline' | 'illegal-pool';
+
+/**
+ * Network/format quirks (miner-protocols.md §10.1, §10.2). Malformed-JSON quirks apply to port-4028 replies;
+ * `slow` and `reset` apply to every protocol. `error-code-brackets` is the Whatsminer 2.0.4 `error_code` list case.
+ */
+export type NetQuirk =
+  | 'slow' | 'reset' | 'trailing-comma' | 'raw-newline' | 'concatenated-objects' | 'missing-comma'
+  | 'inf-nan' | 'truncated' | 'leading-comma' | 'bracket-comma' | 'error-code-brackets' | 'none';
+
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'fan-failure', 'missing-chip', 'board-down', 'high-temp', 'zero-hashrate', 'cannot-start', 'offline', 'illegal-pool',
+];
+
+export const NET_QUIRKS: readonly NetQuirk[] = [
+  'slow', 'reset', 'trailing-comma', 'raw-newline', 'concatenated-objects', 'missing-comma', 'inf-nan', 'truncated',
+  'leading-comma', 'bracket-comma', 'error-code-brackets', 'none',
+];
+
+export const SIM_FAMILIES: readonly SimFamily[] = ['antminer-stock', 'whatsminer', 'braiins', 'vnish'];
+
+export type WorkMode = 'normal' | 'sleep' | 'low-power' | 'high';
+export type MinerState = 'online' | 'rebooting' | 'offline';
+
+export interface SimPool { url: string; user: string; password: string; status: 'Alive' | 'Dead' | 'Disabled' }
+
+/** Fleet-wide environment every device reads. */
+export interface SimEnv {
+  now(): number;
+  seed: number;
+  rebootDarkMs: number;
+  /** ambient (inlet) air temperature in °C at `now` */
+  ambientC(): number;
+  /** HMAC secret for stateless digest nonces */
+  secret: Buffer;
+}
+
+/** Delay used by the `slow` quirk. */
+export const SLOW_REPLY_MS = 2500;

@@ -1,0 +1,114 @@
+/**
+ * E2E browser helpers: Debian Chromium driven by playwright-core, the two viewports of the acceptance
+ * criteria (phone 360×740, desktop 1440×900), and API shortcuts to prepare data through the public API.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export const VIEWPORTS = {
+  phone: { width: 360, height: 740 },
+  desktop: { width: 1440, height: 900 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface ContextOptions {
+  viewport?: ViewportName;
+  locale?: string;
+  serviceWorkers?: 'allow' | 'block';
+}
+
+export async function newContext(browser: Browser, baseURL: string, opts: ContextOptions = {}): Promise<BrowserContext> {
+  const vp = VIEWPORTS[opts.viewport ?? 'desktop'];
+  return browser.newContext({
+    baseURL,
+    viewport: vp,
+    locale: opts.locale ?? 'en-US',
+    isMobile: opts.viewport === 'phone',
+    hasTouch: opts.viewport === 'phone',
+    serviceWorkers: opts.serviceWorkers ?? 'block',
+  });
+}
+
+/** Collects uncaught page errors (a spec asserts there are none). */
+export function trackPageErrors(page: Page): Error[] {
+  const errors: Error[] = [];
+  page.on('pageerror', (e) => errors.push(e));
+  return errors;
+}
+
+export const ADMIN = { user: 'admin', password: 'admin-pass-1' } as const;
+
+interface Envelope<T> {
+  code: number | string;
+  msg: string;
+  data: T;
+}
+
+/** A tiny cookie-keeping API client for preparing data (not the app's client). */
+export class ApiSession {
+  private cookie = '';
+  constructor(readonly baseURL: string) {}
+
+  async call<T>(method: 'GET' | 'POST', path: string, body?: Record<string, string | number | boolean>, json = false): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json', I18N: 'en-US' };
+    if (this.cookie) headers.Cookie = this.cookie;
+    let payload: string | undefined;
+    let url = `${this.baseURL}${path}`;
+    if (method === 'POST') {
+      headers['X-Requested-With'] = 'XMLHttpRequest';
+      if (json) {
+        headers['Content-Type'] = 'application/json';
+        payload = JSON.stringify(body ?? {});
+      } else {
+        headers['Content-Type'] = 'application/x-www-form-urlencoded';
+        payload = new URLSearchParams(Object.entries(body ?? {}).map(([k, v]) => [k, String(v)])).toString();
+      }
+    } else if (body) {
+      url += `?${new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString()}`;
+    }
+    const res = await fetch(url, { method, headers, body: payload });
+    const set = res.headers.getSetCookie?.() ?? [];
+    const session = set.map((c) => c.split(';')[0] ?? '').find((c) => c.startsWith('hf_session='));
+    if (session) this.cookie = session;
+    const env = (await res.json()) as Envelope<T>;
+    if (env.code !== 0 && env.code !== '0') throw new Error(`${method} ${path} → ${res.status} ${String(env.code)} ${env.msg}`);
+    return env.data;
+  }
+
+  get<T>(path: string, params?: Record<string, string | number | boolean>) {
+    return this.call<T>('GET', path, params);
+  }
+  post<T>(path: string, body?: Record<string, string | number | boolean>, json = false) {
+    return this.call<T>('POST', path, body, json);
+  }
+}
+
+/** Creates the first administrator through the set-up call and returns a logged-in API session. */
+export async function setupAdmin(baseURL: string, user: string = ADMIN.user, password: string = ADMIN.password): Promise<ApiSession> {
+  const api = new ApiSession(baseURL);
+  await api.post('/api/userv3/setup', { user, password });
+  return api;
+}
+
+export async function loginApi(baseURL: string, user: string, password: string): Promise<ApiSession> {
+  const api = new ApiSession(baseURL);
+  await api.post('/api/userv3/login', { user, password });
+  return api;
+}
+
+/** Logs the browser context in through the login page. */
+export async function loginUi(page: Page, user: string = ADMIN.user, password: string = ADMIN.password): Promise<void> {
+  await page.goto('/login');
+  await page.locator('input[name="user"]').fill(user);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('app-shell').waitFor({ timeout: 20_000 });
+}
