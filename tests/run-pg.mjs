@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { startPostgres } from './support/pg-server.mjs';
 
 const pg = await startPostgres();
-let status = 1;
+let status;
 try {
   const prep = spawnSync('npx', ['tsx', 'tests/server/pg-template.ts', pg.url], { stdio: 'inherit' });
   if (prep.status !== 0) throw new Error('template migration failed');
@@ -16,4 +16,4 @@ try {
 } finally {
   pg.stop();
 }
-process.exit(status);
+process.exit(status ?? 1);

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { AgentKeyQuery, PageQuery } from '@shared/schemas/common';
-import { CreateFarmBody, FarmKeyBody, type RegionInfo, UpdateFarmBody, UpdateRegionBody } from '@shared/schemas/farm';
+import { AgentSettingsBody, type AgentSettings, CreateFarmBody, FarmKeyBody, type RegionInfo, UpdateFarmBody, UpdateRegionBody } from '@shared/schemas/farm';
 import { REGION_LOCKED_AGENT_KEY, type Region } from '@shared/validation';
 import type { FarmRecord, UserRecord } from '../db/schema';
 import { findFarmsPage, getFarm, isFarmOnline, toFarmInfo, toFarmRow, toHostInfo, toNucStatus, visibleFarms } from '../domains/farms/farms.repository';
@@ -135,4 +135,32 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/api/agent/hostInfo/detail', { config: { permission: PERMISSION.hostInfo, farmScoped: true }, schema: { tags, querystring: AgentKeyQuery } }, async (req) =>
     ok(toHostInfo(await mustGet(req.query.agentKey))),
   );
+
+  app.get('/api/agent/agentSettings', { config: { permission: PERMISSION.farmSettings, farmScoped: true }, schema: { tags, querystring: AgentKeyQuery } }, async (req) =>
+    ok(toAgentSettings((await mustGet(req.query.agentKey)).agent_settings)),
+  );
+
+  app.post('/api/agent/updateAgentSettings', { config: { permission: PERMISSION.farmSettingsOperations, farmScoped: true }, schema: { tags, body: AgentSettingsBody } }, async (req) => {
+    const { agentKey, rpcPort, webPort, whatsminerV3Port, packetSize, pauseMs, ...rest } = req.body;
+    const stored: Record<string, unknown> = {
+      ...rest,
+      batch: { packetSize, pauseMs, concurrency: Math.min(packetSize, 50) },
+      ...(rpcPort || webPort || whatsminerV3Port ? { ports: { rpc: rpcPort ?? 4028, web: webPort ?? 80, whatsminerV3: whatsminerV3Port ?? 4433 } } : {}),
+    };
+    const row = await db.updateTable('farms').set({ agent_settings: JSON.stringify(stored), updated_at: new Date() }).where('agent_key', '=', agentKey).returningAll().executeTakeFirstOrThrow();
+    return ok(toAgentSettings(row.agent_settings));
+  });
+}
+
+/** Stored agent settings (AgentConfig shape) → the form's flat fields. */
+export function toAgentSettings(s: Record<string, unknown>): AgentSettings {
+  const batch = (s.batch ?? {}) as { packetSize?: number; pauseMs?: number };
+  const ports = s.ports as { rpc: number; web: number; whatsminerV3: number } | undefined;
+  return {
+    pollIntervalSec: typeof s.pollIntervalSec === 'number' ? s.pollIntervalSec : 60,
+    offlineAfterMissed: typeof s.offlineAfterMissed === 'number' ? s.offlineAfterMissed : 3,
+    packetSize: batch.packetSize ?? 50,
+    pauseMs: batch.pauseMs ?? 3000,
+    ...(ports ? { rpcPort: ports.rpc, webPort: ports.web, whatsminerV3Port: ports.whatsminerV3 } : {}),
+  };
 }

@@ -99,3 +99,17 @@ export interface HostInfo {
   ip: string | null;
   minerCount: number;
 }
+
+/** The farm's agent settings (what GET /api/agent-uplink/config serves besides the scan ranges). */
+export const AgentSettingsBody = z.object({
+  agentKey: z.string().trim().min(1, 'validation.agentKeyRequired'),
+  pollIntervalSec: z.coerce.number().int().min(10, 'validation.pollInterval').max(3600, 'validation.pollInterval').default(60),
+  offlineAfterMissed: z.coerce.number().int().min(1, 'validation.offlineAfterMissed').max(100, 'validation.offlineAfterMissed').default(3),
+  packetSize: z.coerce.number().int().min(1, 'validation.packetSize').max(5000, 'validation.packetSize').default(50),
+  pauseMs: z.coerce.number().int().min(0, 'validation.pauseMs').max(600_000, 'validation.pauseMs').default(3000),
+  /** Miner ports, for farms behind port forwarding (empty = the firmware defaults 4028 / 80 / 4433). */
+  rpcPort: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
+  webPort: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
+  whatsminerV3Port: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
+});
+export type AgentSettings = Omit<z.infer<typeof AgentSettingsBody>, 'agentKey'>;
