@@ -58,11 +58,11 @@ describe('route guards', () => {
   });
 
   it('malformed input on every write gets a localised message and changes nothing', async () => {
-    const writes = t.app.apiRoutes.filter((r) => r.method === 'POST' && r.hasBody);
+    const writes = t.app.apiRoutes.filter((r) => r.method === 'POST' && r.hasBody && r.permission !== 'agent'); // agent routes: tests/server/agent-uplink.test.ts
     expect(writes.length).toBeGreaterThanOrEqual(15);
     const zh = new Client(t.app, 'zh-CN');
     zh.cookie = admin.cookie;
-    const garbage = { id: 'not-a-uuid', user: '!', password: 'x', email: 'nope', mobile: '12', agentKey: ' ', agentName: '', region: 'mars', name: '', permissions: 'a,b', path: '', roleId: 'x', newPassword: '1', oldPassword: '' };
+    const garbage = { id: 'not-a-uuid', user: '!', password: 'x', email: 'nope', mobile: '12', agentKey: ' ', agentName: '', region: 'mars', name: '', permissions: 'a,b', path: '', roleId: 'x', newPassword: '1', oldPassword: '', pollIntervalSec: 'often', scanIpList: '1.2.3-x' };
     // Routes whose only field is agentKey have no malformed form beyond a missing or unknown key.
     const onlyAgentKey = new Set(['/api/agent/deletev2', '/api/agent/rotateSecret']);
     for (const r of writes) {

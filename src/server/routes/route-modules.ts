@@ -4,6 +4,7 @@ import { agentUplinkRoutes } from './agent-uplink';
 import { authRoutes } from './auth';
 import { farmRoutes } from './farms';
 import { notificationRoutes } from './notifications';
+import { scanIpRoutes } from './scan-ip';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes];
