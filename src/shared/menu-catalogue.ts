@@ -126,8 +126,8 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   e('hostInfoDetail', '/agents/hostInfo/detail', 'farms', 60200, 'server-2', { group: 'defaults', hidden: true, activePath: '/agents/hostInfo', parent: 'hostInfo' }),
   e('electricityPrice', '/agents/electricityPrice', 'farms', 60300, 'bolt', { hidden: true }),
   e('energizationPlan', '/agents/energizationPlan', 'farms', 60400, 'calendar-bolt', { hidden: true }),
-  e('hostingPrice', '/agents/hostingPrice', 'farms', 60500, 'receipt', { hidden: true }),
-  e('observer', '/agents/observer', 'farms', 60600, 'binoculars', { hidden: true }),
+  e('hostingPrice', '/agents/hostingPrice', 'farms', 62000, 'receipt', { hidden: true }),
+  e('observer', '/agents/observer', 'farms', 62100, 'binoculars', { hidden: true }),
   // Statistics
   e('statisticalReports', '/statistics/statisticalReports', 'statistics', 70000, 'chart-bar'),
   e('hashrateCompare', '/statistics/compare', 'statistics', 71000, 'chart-arrows'),
