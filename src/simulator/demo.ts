@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   if (login.code !== 0) throw new Error(`cannot log in as ${DEMO_USER}: ${login.msg} (this data directory has other users; use a fresh DATA_DIR)`);
 
   const secretFile = path.join(dataDir, 'demo-agent.json');
-  let secret: string | null = null;
+  let secret: string;
   const farms = await call<{ value: string }[]>('GET', '/api/options/agent');
   if (!farms.data.some((f) => f.value === DEMO_FARM)) {
     const created = await call<{ secret: string }>('POST', '/api/agent/createv2', { agentName: 'Demo farm', agentKey: DEMO_FARM, agentAddr: 'Simulated fleet' });

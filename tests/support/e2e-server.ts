@@ -1,10 +1,11 @@
 /**
  * E2E harness: starts the real server (src/server/main.ts through tsx) on a free port with a fresh data
  * directory, serving the already-built console from dist (run `npx vite build` first; this file builds nothing).
- * One server per spec file keeps specs independent.
+ * One server per spec file keeps specs independent. dist is copied into the data directory first, so a
+ * `vite build` running at the same time (it empties dist) cannot break a spec half-way.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -63,13 +64,16 @@ export async function startServer(opts: StartOptions = {}): Promise<E2EServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'hf-e2e-'));
   const url = `http://127.0.0.1:${port}`;
+  const distCopy = join(dataDir, 'dist');
+  cpSync(join(REPO_ROOT, 'dist'), distCopy, { recursive: true });
+  if (!existsSync(join(distCopy, 'index.html'))) throw new Error('dist changed while it was copied (a build is running?): try again');
   let output = '';
   let child: ChildProcess | null = null;
 
   const launch = async () => {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_DIST: 'dist', LOG_LEVEL: 'warn', ...opts.env },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_DIST: distCopy, LOG_LEVEL: 'warn', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;

@@ -1,0 +1,59 @@
+/**
+ * App-wide providers: Mantine (theme, notifications, modals), TanStack Query with the persisted read cache,
+ * and the API client wired to the current locale, farm and login redirect.
+ */
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
+import type { ReactNode } from 'react';
+import { configureApiClient } from '@client/lib/api-client';
+import { getAgentKey } from '@client/lib/agent-key';
+import { currentLocale } from '@client/lib/i18n';
+import { QUERY_CACHE_MAX_AGE_MS, createQueryClient, createQueryPersister } from '@client/lib/query-client';
+import { sessionKeys } from '@client/lib/session-api';
+import { theme } from './theme';
+
+export const queryClient = createQueryClient();
+const persister = createQueryPersister();
+
+/** Cache buster: a new build with another data shape drops the persisted cache. */
+const CACHE_BUSTER = import.meta.env.VITE_APP_VERSION ?? 'v1';
+
+/** `navigate` is the router's; code "401" drops the user and goes to the address the server gave. */
+export function wireApiClient(navigate: (to: string) => void): void {
+  configureApiClient({
+    locale: currentLocale,
+    agentKey: getAgentKey,
+    onUnauthorized: (to) => {
+      queryClient.removeQueries({ queryKey: sessionKeys.currentUser });
+      if (/^https?:\/\//i.test(to)) {
+        window.location.assign(to);
+        return;
+      }
+      const target = to || '/login';
+      if (window.location.pathname !== target) navigate(target);
+    },
+  });
+}
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <PersistQueryClientProvider
+        client={queryClient}
+        persistOptions={{
+          persister,
+          maxAge: QUERY_CACHE_MAX_AGE_MS,
+          buster: CACHE_BUSTER,
+          dehydrateOptions: { shouldDehydrateQuery: (q) => q.state.status === 'success' && q.meta?.persist !== false },
+        }}
+      >
+        <ModalsProvider>
+          <Notifications position="bottom-right" limit={4} zIndex={1000} />
+          {children}
+        </ModalsProvider>
+      </PersistQueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,24 @@
+/**
+ * Menu key → lazy page component. The router, the sidebar and the guards use only catalogue entries that
+ * appear here: a page that is not built yet is not routed and not shown in the sidebar (no placeholders).
+ * Later issues add their pages to this map.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+type Page = LazyExoticComponent<ComponentType>;
+
+export const ROUTE_COMPONENTS: Readonly<Record<string, Page>> = {
+  dashboard: lazy(() => import('@client/features/dashboard/routes/dashboard-page').then((m) => ({ default: m.DashboardPage }))),
+  agentList: lazy(() => import('@client/features/farms/routes/farm-list-page').then((m) => ({ default: m.FarmListPage }))),
+  hostInfo: lazy(() => import('@client/features/farms/routes/host-info-page').then((m) => ({ default: m.HostInfoPage }))),
+  hostInfoDetail: lazy(() => import('@client/features/farms/routes/host-info-detail-page').then((m) => ({ default: m.HostInfoDetailPage }))),
+  farmSettings: lazy(() => import('@client/features/farms/routes/farm-settings-page').then((m) => ({ default: m.FarmSettingsPage }))),
+  users: lazy(() => import('@client/features/users/routes/users-page').then((m) => ({ default: m.UsersPage }))),
+  roles: lazy(() => import('@client/features/roles/routes/roles-page').then((m) => ({ default: m.RolesPage }))),
+  accountSecurity: lazy(() => import('@client/features/account/routes/account-security-page').then((m) => ({ default: m.AccountSecurityPage }))),
+  scanIpRanges: lazy(() => import('@client/features/scan-ip/routes/scan-ip-page').then((m) => ({ default: m.ScanIpPage }))),
+};
+
+export function hasRouteComponent(key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(ROUTE_COMPONENTS, key);
+}

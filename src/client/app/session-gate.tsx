@@ -1,0 +1,57 @@
+/**
+ * Everything behind login goes through this gate (spec 1 §2.1): spinner until the current user is known,
+ * the set-up page while no administrator exists, the login page when there is no session. Offline, a user
+ * and farm list restored from the persisted read cache open the console as they were last seen.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import type { CurrentUser } from '@shared/schemas/auth';
+import { ApiError } from '@client/lib/api-client';
+import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey } from '@client/lib/agent-key';
+import { setPreferenceOwner } from '@client/lib/preferences';
+import { sessionKeys, useCurrentUser, useFarmOptions, usePublicConfig } from '@client/lib/session-api';
+import { FullScreenLoader } from '@client/components/page-loading';
+import { ConnectionError } from '@client/features/errors/components/connection-error';
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && String(error.code) === '401';
+}
+
+/** Selects a farm once the user's farm list is known: this tab's, else the last one, else the first. */
+export function useFarmAutoSelect(enabled: boolean): void {
+  const farms = useFarmOptions(enabled);
+  const list = farms.data;
+  useEffect(() => {
+    if (!list) return;
+    const next = pickAgentKey(list, getAgentKey(), getLastAgentKey());
+    if (next !== getAgentKey()) setAgentKey(next);
+  }, [list]);
+}
+
+export interface SessionGateProps {
+  children: (user: CurrentUser) => ReactNode;
+}
+
+export function SessionGate({ children }: SessionGateProps) {
+  const config = usePublicConfig();
+  const user = useCurrentUser();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const unauthorized = isUnauthorized(user.error);
+  const ownerId = user.data?.id;
+  const ownerName = user.data?.user;
+
+  useEffect(() => {
+    if (unauthorized) queryClient.removeQueries({ queryKey: sessionKeys.currentUser });
+  }, [unauthorized, queryClient]);
+  useEffect(() => {
+    setPreferenceOwner(ownerId !== undefined && ownerName !== undefined ? { id: ownerId, user: ownerName } : null);
+  }, [ownerId, ownerName]);
+  useFarmAutoSelect(Boolean(user.data) && !unauthorized);
+
+  if (config.data?.setupNeeded) return <Navigate to="/setup" replace />;
+  if (unauthorized) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  if (!user.data) return user.isError ? <ConnectionError onRetry={() => void user.refetch()} /> : <FullScreenLoader />;
+  return <>{children(user.data)}</>;
+}

@@ -1,0 +1,16 @@
+import { createTheme, type MantineColorsTuple } from '@mantine/core';
+
+/** Manifest theme colour #1c7ed6 is Mantine's blue[7]; keep the brand in one place. */
+const brand: MantineColorsTuple = ['#e7f5ff', '#d0ebff', '#a5d8ff', '#74c0fc', '#4dabf7', '#339af0', '#228be6', '#1c7ed6', '#1971c2', '#1864ab'];
+
+export const theme = createTheme({
+  primaryColor: 'brand',
+  primaryShade: 7,
+  colors: { brand },
+  fontFamily:
+    '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", Helvetica, Arial, sans-serif',
+  defaultRadius: 'md',
+  components: {
+    Modal: { defaultProps: { size: 720 } },
+  },
+});

@@ -1,0 +1,173 @@
+/**
+ * Dashboard (/): the selected farm at a glance: farm info, NUC status (online, last online, delay), how to
+ * connect its agent if it never reported, quick links. With no farm at all: "create your first farm".
+ */
+import { Anchor, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { IconBuildingFactory2, IconChevronRight, IconPlus, IconUserCircle } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { PERMISSION, type MenuNode } from '@shared/menu-catalogue';
+import { formatDate, isRecentDate } from '@shared/format/date';
+import { useAgentKey } from '@client/lib/agent-key';
+import { useFarmInfo, useNucStatus } from '@client/lib/farm-queries';
+import { NUC_LEVEL_COLOR, nucLevel } from '@client/lib/nuc-status';
+import { useCurrentUser, useFarmOptions, usePermissions, useSelfManage } from '@client/lib/session-api';
+import { useShellActions } from '@client/lib/shell-actions';
+import { MenuIcon } from '@client/components/menu-icon';
+import { PageLoading } from '@client/components/page-loading';
+import { ConnectAgentCard } from '../components/connect-agent-card';
+
+function flatten(nodes: MenuNode[]): MenuNode[] {
+  return nodes.flatMap((n) => (n.routes.length > 0 ? flatten(n.routes) : [n]));
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Table.Tr>
+      <Table.Th w={140} fw={500} c="dimmed" style={{ verticalAlign: 'top' }}>
+        {label}
+      </Table.Th>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>{children}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+function NoFarm() {
+  const { t } = useTranslation('dashboard');
+  const { openNewFarm } = useShellActions();
+  const perms = usePermissions();
+  const user = useCurrentUser();
+  const canCreate = Boolean(user.data?.isAdmin) || perms.has(PERMISSION.farmOperations);
+  return (
+    <Center mih={420} data-testid="dashboard-empty">
+      <Stack align="center" gap="sm" maw={440} ta="center">
+        <ThemeIcon size={64} radius="xl" variant="light">
+          <IconBuildingFactory2 size={36} />
+        </ThemeIcon>
+        <Title order={3}>{t('empty.title')}</Title>
+        <Text c="dimmed">{canCreate ? t('empty.hint') : t('empty.askAdmin')}</Text>
+        {canCreate && (
+          <Button leftSection={<IconPlus size={16} />} onClick={openNewFarm} data-testid="dashboard-create-farm">
+            {t('empty.create')}
+          </Button>
+        )}
+      </Stack>
+    </Center>
+  );
+}
+
+function QuickLinks() {
+  const { t } = useTranslation(['dashboard', 'menu', 'shell']);
+  const { sections } = useShellActions();
+  const links = flatten(sections).filter((n) => n.path !== '/');
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="sm">{t('dashboard:links')}</Title>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs">
+        {links.map((n) => (
+          <UnstyledButton key={n.key} component={Link} to={n.path} p="sm" style={{ borderRadius: 8, border: '1px solid var(--mantine-color-default-border)' }} data-testid="quick-link">
+            <Group gap="sm" wrap="nowrap">
+              <ThemeIcon variant="light" size="md"><MenuIcon name={n.icon} size={18} /></ThemeIcon>
+              <Text size="sm" style={{ flex: 1 }}>{t(`menu:${n.key}`)}</Text>
+              <IconChevronRight size={16} color="var(--mantine-color-dimmed)" />
+            </Group>
+          </UnstyledButton>
+        ))}
+        <UnstyledButton component={Link} to="/user/center" p="sm" style={{ borderRadius: 8, border: '1px solid var(--mantine-color-default-border)' }}>
+          <Group gap="sm" wrap="nowrap">
+            <ThemeIcon variant="light" size="md"><IconUserCircle size={18} /></ThemeIcon>
+            <Text size="sm" style={{ flex: 1 }}>{t('shell:user.center')}</Text>
+            <IconChevronRight size={16} color="var(--mantine-color-dimmed)" />
+          </Group>
+        </UnstyledButton>
+      </SimpleGrid>
+    </Card>
+  );
+}
+
+export function DashboardPage() {
+  const { t } = useTranslation(['dashboard', 'common']);
+  const agentKey = useAgentKey();
+  const farms = useFarmOptions();
+  const info = useFarmInfo();
+  const status = useNucStatus();
+  const selfManage = useSelfManage();
+  const perms = usePermissions();
+
+  if (farms.data && farms.data.length === 0) return <NoFarm />;
+  if (!agentKey) return farms.isPending ? <PageLoading /> : <NoFarm />;
+  if (info.isPending && !info.data) return <PageLoading />;
+
+  const farm = info.data;
+  const nuc = status.data;
+  const level = nucLevel(nuc);
+  const neverConnected = nuc ? !nuc.lastOnlineAt && !nuc.isOnline : farm ? !farm.lastOnlineAt : false;
+  const name = farm?.name ?? farms.data?.find((f) => f.value === agentKey)?.text ?? agentKey;
+
+  return (
+    <Stack gap="md" data-testid="dashboard-page">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="xs">
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" c="dimmed">{t('dashboard:overview')}</Text>
+          <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }} data-testid="dashboard-farm-name">{name}</Title>
+        </div>
+        {selfManage.data !== undefined && (
+          <Badge variant="light" color={selfManage.data ? 'grape' : 'blue'}>{selfManage.data ? t('dashboard:selfRun') : t('dashboard:hosting')}</Badge>
+        )}
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Card withBorder padding="lg" data-testid="nuc-card">
+          <Title order={4} mb="sm">{t('dashboard:nuc.title')}</Title>
+          {!nuc && status.isPending ? (
+            <Loader size="sm" />
+          ) : (
+            <Table withRowBorders={false} verticalSpacing={6} horizontalSpacing={0}>
+              <Table.Tbody>
+                <Row label={t('dashboard:nuc.state')}>
+                  <Badge color={nuc?.isOnline ? 'green' : neverConnected ? 'gray' : 'red'} variant="light" data-testid="dashboard-nuc-state">
+                    {nuc?.isOnline ? t('dashboard:nuc.online') : neverConnected ? t('dashboard:nuc.never') : t('dashboard:nuc.offline')}
+                  </Badge>
+                </Row>
+                <Row label={t('dashboard:nuc.lastOnline')}>
+                  <Text size="sm" c={nuc?.lastOnlineAt && isRecentDate(nuc.lastOnlineAt) ? undefined : 'dimmed'}>
+                    {formatDate(nuc?.lastOnlineAt ?? farm?.lastOnlineAt ?? null)}
+                  </Text>
+                </Row>
+                <Row label={t('dashboard:nuc.delay')}>
+                  {nuc && nuc.isOnline && nuc.netDelay > 0 ? (
+                    <Badge variant="dot" color={level === 'hidden' || level === 'dropped' ? 'gray' : NUC_LEVEL_COLOR[level]}>{nuc.netDelay} ms</Badge>
+                  ) : (
+                    <Text size="sm" c="dimmed">-</Text>
+                  )}
+                </Row>
+                <Row label={t('dashboard:farm.version')}>{farm?.version ?? '-'}</Row>
+              </Table.Tbody>
+            </Table>
+          )}
+        </Card>
+
+        <Card withBorder padding="lg" data-testid="farm-card">
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>{t('dashboard:farm.title')}</Title>
+            {perms.has(PERMISSION.farmSettings) && (
+              <Anchor component={Link} to="/setting/agent/agent" size="sm">{t('dashboard:farm.settings')}</Anchor>
+            )}
+          </Group>
+          <Table withRowBorders={false} verticalSpacing={6} horizontalSpacing={0}>
+            <Table.Tbody>
+              <Row label={t('dashboard:farm.name')}>{name}</Row>
+              <Row label={t('dashboard:farm.key')}>{agentKey}</Row>
+              <Row label={t('dashboard:farm.emails')}>{farm?.noticeEmails ? farm.noticeEmails.split(',').join(', ') : '-'}</Row>
+              <Row label={t('dashboard:farm.remark')}>{farm?.agentAddr || '-'}</Row>
+            </Table.Tbody>
+          </Table>
+        </Card>
+      </SimpleGrid>
+
+      {neverConnected && <ConnectAgentCard agentKey={agentKey} canOpenSettings={perms.has(PERMISSION.farmSettings)} />}
+
+      <QuickLinks />
+    </Stack>
+  );
+}

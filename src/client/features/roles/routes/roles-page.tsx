@@ -1,0 +1,143 @@
+import { useMemo, useState } from 'react';
+import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconEye, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { DataTable } from '@client/components/data-table/data-table';
+import type { Column } from '@client/components/data-table/data-table-types';
+import { usePermissions } from '@client/lib/session-api';
+import { formatDate } from '@shared/format/date';
+import { PERMISSION } from '@shared/menu-catalogue';
+import type { RoleRow } from '@shared/schemas/access';
+import { useDeleteRole, useRoles } from '../api/roles';
+import { PageHeader } from '../components/page-header';
+import { RoleFormDialog } from '../components/role-form-dialog';
+import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { countPages } from '../lib/permission-matrix';
+
+type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; role: RoleRow };
+
+/** /setting/role: roles and their permission matrices; actions need the operation key 65500. */
+export function RolesPage() {
+  const { t } = useTranslation('roles');
+  const { has } = usePermissions();
+  const canOperate = has(PERMISSION.roleOperations);
+  const roles = useRoles();
+  const { mutate: removeRole } = useDeleteRole();
+  const [dialog, setDialog] = useState<DialogState>({ mode: 'closed' });
+
+  const columns = useMemo<Column<RoleRow>[]>(() => {
+    const confirmDelete = (row: RoleRow) =>
+      modals.openConfirmModal({
+        title: t('delete.confirmTitle'),
+        children: <Text size="sm">{t('delete.confirmBody', { name: row.name })}</Text>,
+        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+        confirmProps: { color: 'red' },
+        // The server refuses a role still assigned to users: its message is shown.
+        onConfirm: () =>
+          removeRole(row.id, {
+            onSuccess: () => notifySuccess(t('feedback.deleteSuccess')),
+            onError: (error) => notifyFailure(error, t('feedback.failed')),
+          }),
+      });
+    const cols: Column<RoleRow>[] = [
+      {
+        key: 'name',
+        title: t('columns.name'),
+        width: 200,
+        fixed: 'left',
+        render: (r) => (
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" fw={500} truncate>
+              {r.name}
+            </Text>
+            {r.builtin && (
+              <Badge size="xs" variant="light" color="gray">
+                {t('status.builtin')}
+              </Badge>
+            )}
+          </Group>
+        ),
+      },
+      { key: 'remark', title: t('columns.remark'), width: 240, render: (r) => <Text size="sm" truncate>{r.remark || '-'}</Text> },
+      {
+        key: 'permissions',
+        title: t('columns.permissions'),
+        width: 170,
+        render: (r) => {
+          const c = countPages(r.permissions);
+          return t('status.pages', { view: c.view, operate: c.operate });
+        },
+      },
+      { key: 'userCount', title: t('columns.users'), width: 90, align: 'right' },
+      { key: 'createdAt', title: t('columns.created'), width: 170, render: (r) => formatDate(r.createdAt) },
+      {
+        key: 'actions',
+        title: t('columns.actions'),
+        width: 100,
+        align: 'center',
+        fixed: 'right',
+        render: (r) => (
+          <Group gap={4} justify="center" wrap="nowrap">
+            {r.builtin || !canOperate ? (
+              <Tooltip label={t('actions.view')} withArrow>
+                <ActionIcon variant="subtle" aria-label={`${t('actions.view')}: ${r.name}`} onClick={() => setDialog({ mode: 'edit', role: r })}>
+                  <IconEye size={16} />
+                </ActionIcon>
+              </Tooltip>
+            ) : (
+              <Tooltip label={t('actions.edit')} withArrow>
+                <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${r.name}`} onClick={() => setDialog({ mode: 'edit', role: r })}>
+                  <IconPencil size={16} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            {canOperate && !r.builtin && (
+              <Tooltip label={t('actions.delete')} withArrow>
+                <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${r.name}`} onClick={() => confirmDelete(r)}>
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </Group>
+        ),
+      },
+    ];
+    return cols;
+  }, [t, canOperate, removeRole]);
+
+  const editing = dialog.mode === 'edit' ? dialog.role : undefined;
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('list.title')}
+        description={t('list.description')}
+        actions={
+          canOperate && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ mode: 'create' })} data-testid="role-new">
+              {t('list.new')}
+            </Button>
+          )
+        }
+      />
+      <DataTable<RoleRow>
+        prefKey="/setting/role"
+        ariaLabel={t('list.title')}
+        columns={columns}
+        rows={roles.data ?? []}
+        rowKey="id"
+        loading={roles.isFetching}
+        error={roles.isError ? roles.error : undefined}
+        onRetry={() => void roles.refetch()}
+        emptyText={t('list.empty')}
+      />
+      <RoleFormDialog
+        opened={dialog.mode !== 'closed'}
+        role={editing}
+        readOnly={!canOperate}
+        onClose={() => setDialog({ mode: 'closed' })}
+      />
+    </Stack>
+  );
+}

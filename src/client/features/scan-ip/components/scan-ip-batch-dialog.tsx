@@ -1,0 +1,124 @@
+import { type FormEvent, useMemo, useState } from 'react';
+import { Alert, Button, Code, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@client/lib/api-client';
+import { formatNumber } from '@shared/format/number';
+import { SCAN_IP_LIMITS, parseScanIpList } from '@shared/schemas/scan-ip';
+import { useBatchSaveScanIp } from '../api/scan-ip';
+import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { formatLineError } from '../lib/scan-ip-form';
+import { usePhone } from '../lib/use-phone';
+
+export interface ScanIpBatchDialogProps {
+  opened: boolean;
+  agentKey: string;
+  onClose: () => void;
+}
+
+const EXAMPLE = ['192.168.1.1-192.168.1.254-Row A', '192.168.2.1-192.168.2.100', '10.10.0.1-10.10.3.254-Hall 2 - containers'].join('\n');
+
+function ScanIpBatchForm({ agentKey, onClose }: Omit<ScanIpBatchDialogProps, 'opened'>) {
+  const { t } = useTranslation(['scan-ip', 'errors']);
+  const save = useBatchSaveScanIp();
+  const [text, setText] = useState('');
+  // Problems shown after a submit; re-checked while typing once shown.
+  const [checked, setChecked] = useState(false);
+  const [serverErrors, setServerErrors] = useState<string[]>([]);
+  const parsed = useMemo(() => parseScanIpList(text), [text]);
+  const localErrors = checked ? parsed.errors.map((e) => formatLineError(t, e)) : [];
+  const errors = localErrors.length > 0 ? localErrors : serverErrors;
+  const total = parsed.ranges.reduce((sum, r) => sum + r.amount, 0);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    setServerErrors([]);
+    if (parsed.errors.length > 0) return;
+    save.mutate(
+      { agentKey, scanIpList: text },
+      {
+        onSuccess: (created) => {
+          notifySuccess(t('scan-ip:feedback.batchSuccess', { count: created.length }));
+          onClose();
+        },
+        onError: (error) => {
+          const fromServer = error instanceof ApiError ? error.fields.scanIpList : undefined;
+          if (fromServer) setServerErrors(fromServer.split('\n'));
+          else notifyFailure(error, t('scan-ip:feedback.failed'));
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="scan-ip-batch-form">
+      <Stack gap="sm">
+        <Text size="sm">{t('scan-ip:batch.hint', { max: SCAN_IP_LIMITS.batchMaxLines })}</Text>
+        <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+          {EXAMPLE}
+        </Code>
+        <Textarea
+          label={t('scan-ip:batch.label')}
+          description={t('scan-ip:batch.description')}
+          placeholder={t('scan-ip:batch.placeholder')}
+          autosize
+          minRows={6}
+          maxRows={14}
+          spellCheck={false}
+          autoCapitalize="off"
+          autoCorrect="off"
+          name="scanIpList"
+          data-autofocus
+          value={text}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            setServerErrors([]);
+          }}
+          error={errors.length > 0}
+          aria-describedby={errors.length > 0 ? 'scan-ip-batch-errors' : undefined}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        {errors.length > 0 ? (
+          <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('scan-ip:batch.errorsTitle')} id="scan-ip-batch-errors" data-testid="scan-ip-batch-errors" role="alert">
+            <List size="sm" spacing={2}>
+              {errors.map((message, index) => (
+                <List.Item key={`${index}-${message}`} style={{ wordBreak: 'break-word' }}>
+                  {message}
+                </List.Item>
+              ))}
+            </List>
+            <Text size="xs" mt={6}>
+              {t('scan-ip:batch.nothingSaved')}
+            </Text>
+          </Alert>
+        ) : (
+          parsed.ranges.length > 0 && (
+            <Text size="sm" c="dimmed" data-testid="scan-ip-batch-summary" aria-live="polite">
+              {t('scan-ip:batch.summary', { count: parsed.ranges.length, amount: formatNumber(total) })}
+            </Text>
+          )
+        )}
+        <Group justify="flex-end" mt="xs">
+          <Button variant="default" onClick={onClose} disabled={save.isPending}>
+            {t('scan-ip:actions.cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {t('scan-ip:actions.import')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Batch add: one `begin-end-remark` per line; all lines are saved or none. */
+export function ScanIpBatchDialog({ opened, agentKey, onClose }: ScanIpBatchDialogProps) {
+  const { t } = useTranslation('scan-ip');
+  const phone = usePhone();
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('batch.title')} size={640} fullScreen={phone} data-testid="scan-ip-batch-dialog">
+      {opened && <ScanIpBatchForm agentKey={agentKey} onClose={onClose} />}
+    </Modal>
+  );
+}

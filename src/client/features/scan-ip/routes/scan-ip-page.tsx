@@ -1,0 +1,216 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ActionIcon, Badge, Button, EmptyState, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconBuildingWarehouse, IconListDetails, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { DataTable } from '@client/components/data-table/data-table';
+import type { Column, RowKey } from '@client/components/data-table/data-table-types';
+import { useAgentKey } from '@client/lib/agent-key';
+import { usePermissions } from '@client/lib/session-api';
+import { formatNumber } from '@shared/format/number';
+import { SCAN_IP_PERMISSION, type ScanIpRange } from '@shared/schemas/scan-ip';
+import { useDeleteScanIp, useScanIpList } from '../api/scan-ip';
+import { PageHeader } from '../components/page-header';
+import { ScanIpBatchDialog } from '../components/scan-ip-batch-dialog';
+import { ScanIpFormDialog } from '../components/scan-ip-form-dialog';
+import { notifyFailure, notifySuccess } from '../lib/feedback';
+
+type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; range: ScanIpRange } | { mode: 'batch' };
+
+const EMPTY: readonly ScanIpRange[] = [];
+
+/** /setting/agent/ip: the IP ranges the current farm's agent scans to find miners (spec 2 §2). */
+export function ScanIpPage() {
+  const { t } = useTranslation('scan-ip');
+  const agentKey = useAgentKey();
+  const { has } = usePermissions();
+  const canOperate = has(SCAN_IP_PERMISSION.operate);
+  const ranges = useScanIpList(agentKey);
+  const rows = ranges.data ?? EMPTY;
+  const { mutate: removeRanges, isPending: deleting } = useDeleteScanIp();
+  const [dialog, setDialog] = useState<DialogState>({ mode: 'closed' });
+  const [selected, setSelected] = useState<RowKey[]>([]);
+
+  // Forget selected rows that are gone (deleted elsewhere, or another farm chosen).
+  useEffect(() => {
+    setSelected((keys) => {
+      const present = keys.filter((k) => rows.some((r) => r.id === k));
+      return present.length === keys.length ? keys : present;
+    });
+  }, [rows]);
+
+  const totalAmount = rows.reduce((sum, r) => sum + r.amount, 0);
+
+  const columns = useMemo<Column<ScanIpRange>[]>(() => {
+    const confirmDelete = (range: ScanIpRange) =>
+      modals.openConfirmModal({
+        title: t('delete.confirmTitle'),
+        children: <Text size="sm">{t('delete.confirmBody', { ipBegin: range.ipBegin, ipEnd: range.ipEnd })}</Text>,
+        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+        confirmProps: { color: 'red' },
+        onConfirm: () =>
+          removeRanges(
+            { agentKey: range.agentKey, ids: [range.id] },
+            {
+              onSuccess: () => notifySuccess(t('feedback.deleteSuccess')),
+              onError: (error) => notifyFailure(error, t('feedback.failed')),
+            },
+          ),
+      });
+    const cols: Column<ScanIpRange>[] = [
+      { key: 'sortNo', title: t('columns.sortNo'), width: 80, align: 'center' },
+      { key: 'ipBegin', title: t('columns.ipBegin'), width: 150, render: (r) => <Text size="sm" ff="monospace">{r.ipBegin}</Text> },
+      { key: 'ipEnd', title: t('columns.ipEnd'), width: 150, render: (r) => <Text size="sm" ff="monospace">{r.ipEnd}</Text> },
+      { key: 'amount', title: t('columns.amount'), width: 110, align: 'right', render: (r) => formatNumber(r.amount) },
+      { key: 'remark', title: t('columns.remark'), width: 220, render: (r) => <Text size="sm" lineClamp={1} title={r.remark}>{r.remark || '-'}</Text> },
+    ];
+    if (canOperate) {
+      cols.push({
+        key: 'actions',
+        title: t('columns.actions'),
+        width: 100,
+        align: 'center',
+        fixed: 'right',
+        render: (r) => (
+          <Group gap={4} justify="center" wrap="nowrap">
+            <Tooltip label={t('actions.edit')} withArrow>
+              <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${r.ipBegin} – ${r.ipEnd}`} onClick={() => setDialog({ mode: 'edit', range: r })}>
+                <IconPencil size={16} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('actions.delete')} withArrow>
+              <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${r.ipBegin} – ${r.ipEnd}`} onClick={() => confirmDelete(r)}>
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ),
+      });
+    }
+    return cols;
+  }, [t, canOperate, removeRanges]);
+
+  const header = (
+    <PageHeader
+      title={t('list.title')}
+      description={t('list.description')}
+      actions={
+        canOperate &&
+        agentKey && (
+          <>
+            <Button variant="default" leftSection={<IconListDetails size={16} />} onClick={() => setDialog({ mode: 'batch' })} data-testid="scan-ip-batch">
+              {t('list.batchAdd')}
+            </Button>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ mode: 'create' })} data-testid="scan-ip-new">
+              {t('list.add')}
+            </Button>
+          </>
+        )
+      }
+    />
+  );
+
+  if (!agentKey) {
+    return (
+      <Stack gap="md">
+        {header}
+        <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('list.noFarm')} description={t('list.noFarmHelp')} withIndicatorBackground>
+          <EmptyState.Actions>
+            <Button component={Link} to="/agents">
+              {t('list.toFarms')}
+            </Button>
+          </EmptyState.Actions>
+        </EmptyState>
+      </Stack>
+    );
+  }
+
+  const confirmBatchDelete = () => {
+    const ids = selected.map(String);
+    modals.openConfirmModal({
+      title: t('delete.batchTitle', { count: ids.length }),
+      children: <Text size="sm">{t('delete.batchBody', { count: ids.length })}</Text>,
+      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        removeRanges(
+          { agentKey, ids },
+          {
+            onSuccess: () => {
+              setSelected([]);
+              notifySuccess(t('feedback.deleteSuccess'));
+            },
+            onError: (error) => notifyFailure(error, t('feedback.failed')),
+          },
+        ),
+    });
+  };
+
+  return (
+    <Stack gap="md">
+      {header}
+      <DataTable<ScanIpRange>
+        prefKey="/setting/agent/ip"
+        ariaLabel={t('list.title')}
+        columns={columns}
+        rows={rows}
+        rowKey="id"
+        loading={ranges.isFetching}
+        error={ranges.isError ? ranges.error : undefined}
+        onRetry={() => void ranges.refetch()}
+        selection={canOperate ? { selectedKeys: selected, onChange: setSelected } : undefined}
+        emptyText={
+          <Stack gap={6} align="center" py="sm">
+            <Text fw={500}>{t('list.empty')}</Text>
+            <Text size="sm" c="dimmed" ta="center">
+              {t('list.emptyHelp')}
+            </Text>
+            {canOperate && (
+              <Group gap="xs" justify="center">
+                <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ mode: 'create' })}>
+                  {t('list.add')}
+                </Button>
+                <Button size="xs" variant="default" leftSection={<IconListDetails size={14} />} onClick={() => setDialog({ mode: 'batch' })}>
+                  {t('list.batchAdd')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        }
+        toolbar={
+          <Group gap="xs" wrap="wrap">
+            <Badge variant="light" size="lg" radius="sm" tt="none" data-testid="scan-ip-total">
+              {t('list.total', { count: rows.length, amount: formatNumber(totalAmount) })}
+            </Badge>
+            {canOperate && (
+              <Button
+                size="xs"
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={14} />}
+                disabled={selected.length === 0}
+                loading={deleting}
+                onClick={confirmBatchDelete}
+                data-testid="scan-ip-delete-selected"
+              >
+                {t('list.deleteSelected', { count: selected.length })}
+              </Button>
+            )}
+          </Group>
+        }
+      />
+      {canOperate && (
+        <>
+          <ScanIpFormDialog
+            opened={dialog.mode === 'create' || dialog.mode === 'edit'}
+            agentKey={agentKey}
+            range={dialog.mode === 'edit' ? dialog.range : undefined}
+            onClose={() => setDialog({ mode: 'closed' })}
+          />
+          <ScanIpBatchDialog opened={dialog.mode === 'batch'} agentKey={agentKey} onClose={() => setDialog({ mode: 'closed' })} />
+        </>
+      )}
+    </Stack>
+  );
+}

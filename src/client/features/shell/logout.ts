@@ -1,0 +1,29 @@
+/**
+ * Logout (spec 1 §7): GET /api/userv3/logout answers the address to go to. The persisted read cache and the
+ * selected farm belong to the user, so both are cleared before leaving.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { api } from '@client/lib/api-client';
+import { clearAgentKey } from '@client/lib/agent-key';
+import { QUERY_CACHE_STORAGE_KEY } from '@client/lib/query-client';
+import { writeStorage } from '@client/lib/safe-storage';
+
+/** Name of the service worker's runtime cache for the shell reads (sw/sw.ts). */
+export const SHELL_API_CACHE = 'hf-shell-api';
+
+export async function logout(queryClient: QueryClient, navigate: (to: string) => void): Promise<void> {
+  let to = '/login';
+  try {
+    const answer = await api.get<string>('/api/userv3/logout', {}, { quiet401: true });
+    if (typeof answer === 'string' && answer !== '') to = answer;
+  } catch (err) {
+    console.error('logout failed', err);
+  }
+  clearAgentKey();
+  queryClient.clear();
+  writeStorage('local', QUERY_CACHE_STORAGE_KEY, null);
+  // The service worker's copy of the shell reads (user, farms, menus) belongs to this user too.
+  if (typeof caches !== 'undefined') await caches.delete(SHELL_API_CACHE).catch(() => false);
+  if (/^https?:\/\//i.test(to)) window.location.assign(to);
+  else navigate(to);
+}

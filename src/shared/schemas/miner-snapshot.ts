@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/**
+ * MinerSnapshot: one miner as seen by the farm agent in one poll cycle.
+ * Units: hashrates GH/s, temperatures °C, fans RPM, power W, durations s, times ISO 8601 UTC.
+ * Kept compact on purpose (≈ 20,000 per upload): optional keys are omitted rather than nulled,
+ * per-chip status strings are only sent when they show a bad chip.
+ */
+
+/** Firmware family the agent speaks to (decides protocol and unit conversions). */
+export const FirmwareFamily = z.enum(['antminer-stock', 'whatsminer', 'braiins', 'vnish', 'luxos', 'unknown']);
+export type FirmwareFamily = z.infer<typeof FirmwareFamily>;
+
+/** Normalised work mode (Antminer 0/1/2/3, Whatsminer power mode + mineroff, BOS pause, VNish state). */
+export const WorkMode = z.enum(['normal', 'sleep', 'low-power', 'high']);
+export type WorkMode = z.infer<typeof WorkMode>;
+
+/** Pool status: Alive → alive, Dead/Rejecting/Disabled → dead, anything else → unknown. */
+export const PoolStatus = z.enum(['alive', 'dead', 'unknown']);
+export type PoolStatus = z.infer<typeof PoolStatus>;
+
+/** Fault labels of spec 3 §4. */
+export const FaultLabel = z.enum([
+  'high-temperature',
+  'missing-chip',
+  'fan-speed-abnormal',
+  'missing-hashboard',
+  'hashboard-failure',
+  'empty-sn',
+  'duplicate-sn',
+]);
+export type FaultLabel = z.infer<typeof FaultLabel>;
+
+/** One hashboard (chain). Absent sensors are left out of the temperature arrays (zeros filtered). */
+export const MinerBoard = z.object({
+  /** 0-based slot index. */
+  index: z.number().int().min(0),
+  /** Chips detected on this board. */
+  chips: z.number().int().min(0),
+  /** Chips this board should have (model catalogue, else the miner's own report). */
+  expectedChips: z.number().int().min(0),
+  /** Per-chip status string ("o" = ok); only present when it contains a bad chip. */
+  chipStatus: z.string().optional(),
+  tempPcb: z.array(z.number()),
+  tempChip: z.array(z.number()),
+  tempPic: z.array(z.number()),
+  /** Real hashrate of this board, GH/s. */
+  rateGhs: z.number().min(0),
+  hwErrors: z.number().int().min(0),
+  freqMhz: z.number().min(0).optional(),
+  /** Board serial number when the firmware reports it. */
+  sn: z.string().optional(),
+  /** Firmware says this board failed (BOS tuner error, VNish chain failure …). */
+  failed: z.boolean().optional(),
+});
+export type MinerBoard = z.infer<typeof MinerBoard>;
+
+/** One configured pool, in failover order. */
+export const MinerPool = z.object({
+  url: z.string(),
+  user: z.string(),
+  status: PoolStatus,
+  /** The pool currently receiving work (Stratum Active). */
+  active: z.boolean(),
+  accepted: z.number().int().min(0),
+  rejected: z.number().int().min(0),
+});
+export type MinerPool = z.infer<typeof MinerPool>;
+
+/** Firmware-reported error (Whatsminer numeric codes, Antminer health messages with code 0, …). */
+export const MinerErrorCode = z.object({ code: z.number().int(), message: z.string() });
+export type MinerErrorCode = z.infer<typeof MinerErrorCode>;
+
+/**
+ * State flags of spec 3 §4 (not mutually exclusive):
+ * online (answered this cycle or missed fewer than offlineAfterMissed polls);
+ * qualified = real (5 s) hashrate ≥ 80 % of ideal; unqualified = 0 < real < 80 % of ideal (not sleeping);
+ * zeroHashrate = real == 0 while not sleeping; cannotStart = zero hashrate and (no hashboard detected or
+ * the miner process has been up ≥ 600 s without hashing); illegalPool = configured pools are not all
+ * inside one whitelist entry (never set when the whitelist is empty); abnormalIdeal = reported ideal
+ * hashrate missing or deviating more than 20 % from the model catalogue; sleeping / lowPower from workMode.
+ */
+export const MinerStateFlags = z.object({
+  online: z.boolean(),
+  qualified: z.boolean(),
+  unqualified: z.boolean(),
+  zeroHashrate: z.boolean(),
+  cannotStart: z.boolean(),
+  illegalPool: z.boolean(),
+  abnormalIdeal: z.boolean(),
+  sleeping: z.boolean(),
+  lowPower: z.boolean(),
+});
+export type MinerStateFlags = z.infer<typeof MinerStateFlags>;
+
+export const MinerSnapshot = z.object({
+  ip: z.string(),
+  /** Upper-case colon MAC, '' when unknown. */
+  mac: z.string(),
+  /** Unit serial number, '' when the firmware does not report one (→ fault label empty-sn). */
+  sn: z.string(),
+  /** Manufacturer: 'Bitmain' | 'MicroBT' | … */
+  make: z.string(),
+  /** Model without vendor prefix, e.g. 'S19j Pro', 'S21', 'S19 XP Hyd', 'M60S VK40'. */
+  model: z.string(),
+  family: FirmwareFamily,
+  /** Firmware version string as reported (e.g. Whatsminer '20230803.11.REL', VNish '1.2.7'). */
+  firmwareVersion: z.string(),
+  /** Firmware build time as ISO 8601 UTC (Antminer CompileTime), null when unknown. */
+  compileTime: z.string().nullable(),
+  /** Real-time (5 s) hashrate, GH/s. */
+  rt5s: z.number().min(0),
+  /** 30-minute hashrate (or the closest the firmware offers), GH/s. */
+  rate30m: z.number().min(0),
+  /** Average hashrate since start, GH/s. */
+  avg: z.number().min(0),
+  /** Ideal (theoretical) hashrate reported by the miner, GH/s (0 if unknown). */
+  ideal: z.number().min(0),
+  boards: z.array(MinerBoard),
+  /** Fan speeds in RPM, one per fan slot (0 = stopped). */
+  fans: z.array(z.number().min(0)),
+  pools: z.array(MinerPool).max(3),
+  workMode: WorkMode,
+  /** Miner process uptime in seconds. */
+  elapsedSec: z.number().min(0),
+  powerW: z.number().min(0).optional(),
+  /** Fault light (LED blink) state when known. */
+  blink: z.boolean().optional(),
+  errorCodes: z.array(MinerErrorCode),
+  online: z.boolean(),
+  /** Consecutive failed polls; > 0 means the data below is the last good reading. */
+  missedPolls: z.number().int().min(0),
+  state: MinerStateFlags,
+  faultLabels: z.array(FaultLabel),
+  /** When this data was read from the miner (last good read while missedPolls > 0). */
+  takenAt: z.string(),
+});
+export type MinerSnapshot = z.infer<typeof MinerSnapshot>;

@@ -1,0 +1,55 @@
+/// <reference lib="webworker" />
+/**
+ * Hashfield service worker (Workbox 7, vite-plugin-pwa injectManifest, built as iife).
+ * - Precaches the whole build (self.__WB_MANIFEST): app shell, lazy page chunks, locale catalogues, icons.
+ * - SPA navigations fall back to the precached index.html, except /api (API, Swagger UI).
+ * - The shell's start-up reads are NetworkFirst so the console opens offline with the last user and farm.
+ * - A new version waits until the page posts SKIP_WAITING (the user pressed "reload"); never automatically.
+ */
+import { clientsClaim } from 'workbox-core';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { NetworkFirst } from 'workbox-strategies';
+
+declare let self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
+
+const manifest = self.__WB_MANIFEST;
+
+/** The build's identity: a hash of the precache revisions (answers GET_VERSION for the reload guard). */
+function buildVersion(entries: (PrecacheEntry | string)[]): string {
+  const text = entries.map((e) => (typeof e === 'string' ? e : `${e.url}@${e.revision ?? ''}`)).sort().join('|');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+const VERSION = buildVersion(manifest);
+
+export const SHELL_API_CACHE = 'hf-shell-api';
+const SHELL_API_PATHS = new Set(['/api/config/public', '/api/userv2/userCurrent', '/api/role/userAgentMenus', '/api/options/agent']);
+
+cleanupOutdatedCaches();
+precacheAndRoute(manifest);
+
+registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api(\/|$)/] }));
+
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && SHELL_API_PATHS.has(url.pathname),
+  new NetworkFirst({
+    cacheName: SHELL_API_CACHE,
+    networkTimeoutSeconds: 5,
+    plugins: [new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 60 * 60 })],
+  }),
+);
+
+// The first install takes control at once (nothing older to disturb); updates wait for SKIP_WAITING.
+clientsClaim();
+
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  const data = event.data as { type?: string } | null;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  else if (data?.type === 'GET_VERSION') event.ports[0]?.postMessage(VERSION);
+});

@@ -1,0 +1,183 @@
+/**
+ * Farms admin pages end to end: create a farm (validation messages, secret shown once with the agent
+ * command), edit with the agentKey locked, rotate the secret, delete; the dialog is full screen on a phone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, type E2EServer } from '../support/e2e-server';
+import { ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+
+let server: E2EServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let api: ApiSession;
+let pageErrors: Error[];
+
+const dialog = () => page.getByTestId('farm-form-dialog').getByRole('dialog');
+const field = (name: string) => dialog().locator(`[name="${name}"]`);
+const row = (agentKey: string) => page.getByTestId('data-table').locator('tr', { hasText: agentKey });
+
+beforeAll(async () => {
+  server = await startServer();
+  api = await setupAdmin(server.url);
+  browser = await launchBrowser();
+  context = await newContext(browser, server.url, { viewport: 'desktop' });
+  page = await context.newPage();
+  pageErrors = trackPageErrors(page);
+  await loginUi(page);
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+describe('farm list (/agents)', () => {
+  let firstSecret = '';
+
+  it('validates the new-farm form with the spec messages', async () => {
+    await page.goto('/agents');
+    await page.getByTestId('farm-new').click();
+    await dialog().waitFor();
+    await dialog().getByRole('button', { name: 'Create' }).click();
+    await expect(dialog().getByText('Farm name is required').isVisible()).resolves.toBe(true);
+    await expect(dialog().getByText('agentKey is required').isVisible()).resolves.toBe(true);
+
+    await field('agentName').fill('East hall');
+    await field('agentKey').fill('east-1');
+    await field('noticeEmails').fill('ops@example.com; not-a-mail');
+    await dialog().getByRole('button', { name: 'Create' }).click();
+    await dialog().getByText('multiple emails separated by commas').waitFor();
+    expect(await dialog().getByText('Farm name is required').count()).toBe(0);
+  });
+
+  it('creates the farm and shows its secret once, with the agent command', async () => {
+    await field('noticeEmails').fill('ops@example.com, boss@example.com');
+    await field('agentAddr').fill('Row 4, container 2');
+    await dialog().getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('farm-secret-panel').waitFor();
+    firstSecret = ((await page.getByTestId('farm-secret-value').textContent()) ?? '').trim();
+    expect(firstSecret.length).toBeGreaterThanOrEqual(16);
+    const command = (await page.getByTestId('farm-secret-command').textContent()) ?? '';
+    expect(command).toBe(`npm run agent -- --server ${server.url} --key east-1 --secret ${firstSecret}`);
+    await expect(dialog().getByText('This secret is shown only once', { exact: false }).isVisible()).resolves.toBe(true);
+    await page.getByText('Save success').first().waitFor();
+
+    await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await row('east-1').waitFor();
+    expect(await row('east-1').textContent()).toContain('East hall');
+
+    // Never shown again: not in the list, not in the farm's info.
+    await page.reload();
+    await row('east-1').waitFor();
+    expect(await page.content()).not.toContain(firstSecret);
+    const info = await api.get<Record<string, unknown>>('/api/agent/info', { agentKey: 'east-1' });
+    expect(JSON.stringify(info)).not.toContain(firstSecret);
+  });
+
+  it('edits the farm with its agentKey locked', async () => {
+    await page.getByTestId('farm-actions-east-1').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await dialog().waitFor();
+    expect(await field('agentKey').isDisabled()).toBe(true);
+    expect(await field('agentKey').inputValue()).toBe('east-1');
+    expect(await field('noticeEmails').inputValue()).toBe('ops@example.com,boss@example.com');
+    await field('agentName').fill('East hall B');
+    await dialog().getByRole('button', { name: 'Save' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await row('East hall B').waitFor();
+    const info = await api.get<{ name: string; agentKey: string }>('/api/agent/info', { agentKey: 'east-1' });
+    expect(info).toMatchObject({ name: 'East hall B', agentKey: 'east-1' });
+  });
+
+  it('rotates the secret after confirmation and shows the new one once', async () => {
+    await page.getByTestId('farm-actions-east-1').click();
+    await page.getByRole('menuitem', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the agent secret?' }).getByRole('button', { name: 'Rotate' }).click();
+    await page.getByTestId('farm-secret-value').waitFor();
+    const rotated = ((await page.getByTestId('farm-secret-value').textContent()) ?? '').trim();
+    expect(rotated).not.toBe(firstSecret);
+    expect(rotated.length).toBeGreaterThanOrEqual(16);
+    await page.getByRole('button', { name: 'I have saved the secret' }).click();
+    await page.getByTestId('farm-secret-value').waitFor({ state: 'detached' });
+  });
+
+  it('deletes the farm after confirmation', async () => {
+    await page.getByTestId('farm-actions-east-1').click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this farm?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Delete success').first().waitFor();
+    await row('east-1').waitFor({ state: 'detached' });
+    const list = await api.get<{ total: number }>('/api/agent/pagelist', { page: 1, pageSize: 50 });
+    expect(list.total).toBe(0);
+  });
+
+  it('raised no page error', () => {
+    expect(pageErrors.map((e) => e.message)).toEqual([]);
+  });
+});
+
+describe('farm settings (/setting/agent/agent)', () => {
+  it('edits the current farm, changes its region and deletes it after typing its agentKey', async () => {
+    // The header's "new mining farm" button opens the same dialog and selects the new farm.
+    await page.getByTestId('header-new-farm').click();
+    await field('agentName').fill('West hall');
+    await field('agentKey').fill('west-1');
+    await dialog().getByRole('button', { name: 'Create' }).click();
+    await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await page.getByTestId('sidebar-nav').locator('[data-menu-key="farmSettings"]').click();
+    await page.waitForURL('**/setting/agent/agent');
+    const form = page.getByTestId('farm-form');
+    await form.waitFor();
+    expect(await form.locator('[name="agentKey"]').inputValue()).toBe('west-1');
+    expect(await form.locator('[name="agentKey"]').isDisabled()).toBe(true);
+
+    await form.locator('[name="noticeEmails"]').fill('nope');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('multiple emails separated by commas').waitFor();
+    await form.locator('[name="noticeEmails"]').fill('west@example.com');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Save success').first().waitFor();
+    expect(await api.get<{ noticeEmails: string }>('/api/agent/info', { agentKey: 'west-1' })).toMatchObject({ noticeEmails: 'west@example.com' });
+
+    await page.getByTestId('farm-region-select').click();
+    await page.getByRole('option', { name: 'Europe' }).click();
+    await page.getByText('Save success').first().waitFor();
+    await expect(api.get<{ region: string }>('/api/agent/getAgentRegion', { agentKey: 'west-1' })).resolves.toMatchObject({ region: 'eu' });
+
+    await page.getByRole('button', { name: 'Delete this farm' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this farm?' });
+    const submit = confirm.getByRole('button', { name: 'Delete' });
+    await confirm.getByRole('textbox').fill('west');
+    expect(await submit.isDisabled()).toBe(true);
+    await confirm.getByRole('textbox').fill('west-1');
+    await submit.click();
+    await page.getByText('Delete success').first().waitFor();
+    await page.waitForURL('**/agents');
+    await expect(api.get('/api/agent/info', { agentKey: 'west-1' })).rejects.toThrow();
+  });
+});
+
+describe('farm dialog on a phone', () => {
+  it('opens full screen at 360 px', async () => {
+    const phone = await newContext(browser, server.url, { viewport: 'phone' });
+    try {
+      const p = await phone.newPage();
+      await loginUi(p);
+      await p.goto('/agents');
+      await p.getByTestId('farm-new').click();
+      const content = p.getByTestId('farm-form-dialog').locator('.mantine-Modal-content');
+      await content.waitFor();
+      const box = await content.boundingBox();
+      expect(box?.width).toBe(360);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    } finally {
+      await phone.close();
+    }
+  });
+});

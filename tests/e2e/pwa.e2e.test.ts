@@ -1,0 +1,87 @@
+/** Installable and offline: manifest, service worker control, offline reload shows the shell (architecture.md). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, loginUi, newContext, setupAdmin } from '../support/e2e-browser';
+import { startServer, type E2EServer } from '../support/e2e-server';
+
+let server: E2EServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  const api = await setupAdmin(server.url);
+  await api.post('/api/agent/createv2', { agentName: 'North Hall', agentKey: 'north-hall', noticeEmails: '', agentAddr: '' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface Manifest {
+  name: string;
+  short_name: string;
+  start_url: string;
+  display: string;
+  theme_color: string;
+  icons: { src: string; sizes: string; type: string; purpose?: string }[];
+}
+
+function pngSize(buf: Buffer): [number, number] {
+  expect(buf.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  return [buf.readUInt32BE(16), buf.readUInt32BE(20)];
+}
+
+describe('PWA', () => {
+  it('links a valid manifest whose icons are real PNGs of the declared sizes', async () => {
+    const html = await (await fetch(server.url + '/')).text();
+    const href = /<link rel="manifest" href="([^"]+)"/.exec(html)?.[1];
+    expect(href).toBeTruthy();
+    expect(html).toContain('<meta name="theme-color" content="#1c7ed6"');
+    const manifest = (await (await fetch(new URL(href!, server.url))).json()) as Manifest;
+    expect(manifest.name).toBeTruthy();
+    expect(manifest.short_name).toBe('Hashfield');
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.start_url).toBe('/');
+    const sizes = new Set<string>();
+    for (const icon of manifest.icons) {
+      const res = await fetch(new URL(icon.src, server.url));
+      expect(res.status).toBe(200);
+      const [w, h] = pngSize(Buffer.from(await res.arrayBuffer()));
+      expect(`${w}x${h}`).toBe(icon.sizes);
+      sizes.add(`${icon.sizes}${icon.purpose === 'maskable' ? ' maskable' : ''}`);
+    }
+    expect([...sizes].sort()).toEqual(['192x192', '512x512', '512x512 maskable']);
+  });
+
+  for (const viewport of ['desktop', 'phone'] as const) {
+    it(`a service worker controls the page and an offline reload shows the shell with the last farm (${viewport})`, async () => {
+      const ctx = await newContext(browser, server.url, { viewport, serviceWorkers: 'allow' });
+      const page = await ctx.newPage();
+      await loginUi(page);
+      await page.getByTestId('dashboard-farm-name').getByText('North Hall').waitFor();
+      const scriptURL = await page.evaluate(async () => {
+        const reg = await Promise.race([navigator.serviceWorker.ready, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+        return reg?.active?.scriptURL ?? null;
+      });
+      expect(scriptURL).toBe(`${server.url}/sw.js`);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+      // Let the persisted query cache write (throttled to 1 s).
+      await page.waitForTimeout(1500);
+
+      await ctx.setOffline(true);
+      await page.reload();
+      await page.getByTestId('app-shell').waitFor({ timeout: 15_000 });
+      await page.getByTestId('offline-badge').waitFor();
+      await page.getByTestId('dashboard-farm-name').getByText('North Hall').waitFor();
+      expect(await page.getByTestId('login-page').count()).toBe(0);
+      // A new tab started offline opens on the last farm too.
+      const second = await ctx.newPage();
+      await second.goto('/');
+      await second.getByTestId('app-shell').waitFor({ timeout: 15_000 });
+      expect(await second.getByTestId('farm-select').inputValue()).toBe('North Hall');
+      await ctx.setOffline(false);
+      await ctx.close();
+    });
+  }
+});
