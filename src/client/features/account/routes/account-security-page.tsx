@@ -9,8 +9,8 @@ import type { Column } from '@client/components/data-table/data-table-types';
 import { useCurrentUser } from '@client/lib/session-api';
 import { formatDate } from '@shared/format/date';
 import { useRevokeSession, useSessions, type UserSession } from '../api/sessions';
-import { PageHeader } from '../components/page-header';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { PageHeader } from '@client/components/page-header';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { describeUserAgent } from '../lib/user-agent';
 
 function Field({ label, value }: { label: string; value: string }) {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { FarmInfo, FarmSecret } from '@shared/schemas/farm';
-import { usePhone } from '../lib/use-phone';
+import { usePhone } from '@client/lib/use-phone';
 import { FarmForm } from './farm-form';
 import { FarmSecretPanel } from './farm-secret-panel';
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
 import type { FarmInfo, FarmSecret } from '@shared/schemas/farm';
 import { useCreateFarm, useUpdateFarm } from '../api/farm-mutations';
-import { fieldMessage, notifyFailure, notifySuccess } from '../lib/feedback';
+import { fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { farmToFormValues, toFarmBody, validateFarmForm, type FarmFormValues } from '../lib/farm-form';
 
 export type FarmSaved = { mode: 'create'; secret: FarmSecret } | { mode: 'edit'; info: FarmInfo };

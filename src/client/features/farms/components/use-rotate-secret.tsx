@@ -4,8 +4,8 @@ import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import type { FarmSecret } from '@shared/schemas/farm';
 import { useRotateFarmSecret } from '../api/farm-mutations';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
-import { usePhone } from '../lib/use-phone';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 import { FarmSecretPanel } from './farm-secret-panel';
 
 export interface RotateSecretFlow {

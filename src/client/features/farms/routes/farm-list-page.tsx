@@ -16,10 +16,10 @@ import { useDeleteFarm } from '../api/farm-mutations';
 import { useFarms } from '../api/get-farms';
 import { FarmFormDialog } from '../components/farm-form-dialog';
 import { FarmStatusCell } from '../components/farm-status-cell';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '@client/components/page-header';
 import { useRotateSecret } from '../components/use-rotate-secret';
 import { farmRowToInfo } from '../lib/farm-row';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; farm: FarmInfo };
 

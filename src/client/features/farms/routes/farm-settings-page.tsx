@@ -13,10 +13,10 @@ import { useFarmRegion, useUpdateFarmRegion } from '../api/farm-region';
 import { useFarmInfo, useFarmStatus } from '../api/get-farm-info';
 import { FarmForm } from '../components/farm-form';
 import { FarmStatusCell } from '../components/farm-status-cell';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '@client/components/page-header';
 import { useRotateSecret } from '../components/use-rotate-secret';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
-import { usePhone } from '../lib/use-phone';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 
 function RegionCard({ agentKey, canOperate }: { agentKey: string; canOperate: boolean }) {
   const { t } = useTranslation('farms');

@@ -10,7 +10,7 @@ import type { HostInfo } from '@shared/schemas/farm';
 import { useHostInfoList } from '../api/get-host-info';
 import { FarmStatusCell } from '../components/farm-status-cell';
 import { useHostFormat } from '../components/use-host-format';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '@client/components/page-header';
 import { OverLimitWarning, SizingGuidance } from '../components/sizing-guidance';
 import { hostDetailHref } from '../lib/host-format';
 import { hostShortfalls, sizingAdvice } from '../lib/host-sizing';

@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
 import type { RoleRow } from '@shared/schemas/access';
 import { useSaveRole } from '../api/roles';
-import { fieldMessage, notifyFailure, notifySuccess } from '../lib/feedback';
+import { fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { serializePermissions } from '../lib/permission-matrix';
 import { validateRoleForm, type RoleFormValues } from '../lib/role-form';
-import { usePhone } from '../lib/use-phone';
+import { usePhone } from '@client/lib/use-phone';
 import { PermissionMatrix } from './permission-matrix';
 
 export interface RoleFormDialogProps {

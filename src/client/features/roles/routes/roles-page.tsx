@@ -10,9 +10,9 @@ import { formatDate } from '@shared/format/date';
 import { PERMISSION } from '@shared/menu-catalogue';
 import type { RoleRow } from '@shared/schemas/access';
 import { useDeleteRole, useRoles } from '../api/roles';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '@client/components/page-header';
 import { RoleFormDialog } from '../components/role-form-dialog';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { countPages } from '../lib/permission-matrix';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; role: RoleRow };

@@ -6,9 +6,9 @@ import { ApiError } from '@client/lib/api-client';
 import { formatNumber } from '@shared/format/number';
 import { SCAN_IP_LIMITS, parseScanIpList } from '@shared/schemas/scan-ip';
 import { useBatchSaveScanIp } from '../api/scan-ip';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { formatLineError } from '../lib/scan-ip-form';
-import { usePhone } from '../lib/use-phone';
+import { usePhone } from '@client/lib/use-phone';
 
 export interface ScanIpBatchDialogProps {
   opened: boolean;

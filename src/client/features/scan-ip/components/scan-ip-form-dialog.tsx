@@ -5,9 +5,9 @@ import { ApiError } from '@client/lib/api-client';
 import { formatNumber } from '@shared/format/number';
 import { SCAN_IP_LIMITS, ipRangeSize, type ScanIpRange } from '@shared/schemas/scan-ip';
 import { useSaveScanIp } from '../api/scan-ip';
-import { fieldMessage, notifyFailure, notifySuccess } from '../lib/feedback';
+import { fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { rangeToFormValues, validateScanIpForm, type ScanIpFormValues } from '../lib/scan-ip-form';
-import { usePhone } from '../lib/use-phone';
+import { usePhone } from '@client/lib/use-phone';
 
 export interface ScanIpFormDialogProps {
   opened: boolean;

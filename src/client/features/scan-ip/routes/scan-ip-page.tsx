@@ -11,10 +11,10 @@ import { usePermissions } from '@client/lib/session-api';
 import { formatNumber } from '@shared/format/number';
 import { SCAN_IP_PERMISSION, type ScanIpRange } from '@shared/schemas/scan-ip';
 import { useDeleteScanIp, useScanIpList } from '../api/scan-ip';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '@client/components/page-header';
 import { ScanIpBatchDialog } from '../components/scan-ip-batch-dialog';
 import { ScanIpFormDialog } from '../components/scan-ip-form-dialog';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; range: ScanIpRange } | { mode: 'batch' };
 

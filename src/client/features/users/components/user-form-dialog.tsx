@@ -5,8 +5,8 @@ import { ApiError } from '@client/lib/api-client';
 import type { UserRow } from '@shared/schemas/access';
 import { useAgentOptions, useRoleOptions } from '../api/get-options';
 import { useSaveUser } from '../api/user-mutations';
-import { fieldMessage, notifyFailure, notifySuccess } from '../lib/feedback';
-import { usePhone } from '../lib/use-phone';
+import { fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 import { toSaveUserBody, userToFormValues, validateUserForm, type UserFormValues } from '../lib/user-form';
 
 export interface UserFormDialogProps {

@@ -12,9 +12,9 @@ import { PERMISSION } from '@shared/menu-catalogue';
 import type { UserRow } from '@shared/schemas/access';
 import { useUsers } from '../api/get-users';
 import { useDeleteUser } from '../api/user-mutations';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '@client/components/page-header';
 import { UserFormDialog } from '../components/user-form-dialog';
-import { notifyFailure, notifySuccess } from '../lib/feedback';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; user: UserRow };
 
