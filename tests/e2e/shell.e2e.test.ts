@@ -144,7 +144,7 @@ describe('header', () => {
     await region.click();
     await page.getByRole('option', { name: 'Europe' }).click();
     await expect.poll(async () => (await admin.get<{ region: string }>('/api/agent/getAgentRegion', { agentKey: 'north-hall' })).region).toBe('eu');
-    expect(await region.inputValue()).toBe('Europe');
+    await expect.poll(() => region.inputValue()).toBe('Europe');
     await ctx.close();
   });
 });
