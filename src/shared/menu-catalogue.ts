@@ -82,6 +82,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   e('dataDrive', '/dashboard/dataDrive', 'overview', 1300, 'chart-dots', { hidden: true }),
   // Miner monitoring
   e('minerList', '/device/miner', 'minerMonitoring', 10000, 'cpu'),
+  e('minerDetail', '/device/miner/detail', 'minerMonitoring', 10100, 'cpu', { hidden: true, activePath: '/device/miner', parent: 'minerList' }),
   e('offShelfRecords', '/device/miners', 'minerMonitoring', 11000, 'archive'),
   e('minerProbes', '/miner/probes', 'minerMonitoring', 12000, 'radar', { useLayout: false, hidden: true }),
   e('abnormalAlarms', '/alarm/security', 'minerMonitoring', 13000, 'alert-triangle'),

@@ -3,8 +3,9 @@ import { accessRoutes } from './access';
 import { agentUplinkRoutes } from './agent-uplink';
 import { authRoutes } from './auth';
 import { farmRoutes } from './farms';
+import { minerRoutes } from './miners';
 import { notificationRoutes } from './notifications';
 import { scanIpRoutes } from './scan-ip';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes];

@@ -1,0 +1,138 @@
+/** Miner monitoring calls (spec 3 §7 miner queries and dropdowns) and their TanStack Query hooks. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '@client/lib/api-client';
+import type { Option, Page } from '@shared/schemas/common';
+import type {
+  FarmSeriesPoint,
+  FarmSeriesRange,
+  MinerDetail,
+  MinerFilter,
+  MinerHistoryPoint,
+  MinerHistoryRange,
+  MinerIndexStat,
+  MinerModelStat,
+  MinerOptionName,
+  MinerRow,
+  MinerSortKey,
+  MinerStat,
+} from '@shared/schemas/miner';
+
+/** The list refreshes itself every 60 s (spec 1 §9 polling default). */
+export const MINER_REFRESH_MS = 60_000;
+
+export interface MinerListParams {
+  filter: MinerFilter;
+  page: number;
+  pageSize: number;
+  sort?: MinerSortKey;
+  order?: 'asc' | 'desc';
+}
+
+export const minerKeys = {
+  all: ['miners'] as const,
+  list: (agentKey: string, p: MinerListParams) => [...minerKeys.all, 'list', agentKey, p] as const,
+  stat: (agentKey: string, filter: MinerFilter) => [...minerKeys.all, 'stat', agentKey, filter] as const,
+  option: (agentKey: string, name: MinerOptionName) => [...minerKeys.all, 'option', agentKey, name] as const,
+  detail: (agentKey: string, ip: string) => [...minerKeys.all, 'detail', agentKey, ip] as const,
+  history: (agentKey: string, ip: string, range: MinerHistoryRange) => [...minerKeys.all, 'history', agentKey, ip, range] as const,
+  modelStats: (agentKey: string) => [...minerKeys.all, 'modelstat', agentKey] as const,
+  farmSeries: (agentKey: string, range: FarmSeriesRange) => [...minerKeys.all, 'farmSeries', agentKey, range] as const,
+};
+
+function filterParams(filter: MinerFilter): Record<string, string | undefined> {
+  return { ...filter };
+}
+
+export function getMinerPage(agentKey: string, p: MinerListParams, signal?: AbortSignal): Promise<Page<MinerRow>> {
+  return api.get<Page<MinerRow>>(
+    '/api/miner/list',
+    { agentKey, ...filterParams(p.filter), page: p.page, pageSize: p.pageSize, sort: p.sort, order: p.sort ? p.order : undefined },
+    { signal },
+  );
+}
+
+/** Every miner matching a filter, in list order (pages of 1000), for "all matching" exports and batches. */
+export async function getAllMatchingMiners(agentKey: string, p: Omit<MinerListParams, 'page' | 'pageSize'>, signal?: AbortSignal): Promise<MinerRow[]> {
+  const rows: MinerRow[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await getMinerPage(agentKey, { ...p, page, pageSize: 1000 }, signal);
+    rows.push(...res.list);
+    if (res.list.length === 0 || rows.length >= res.total) return rows;
+  }
+}
+
+export function useMinerList(agentKey: string | null, p: MinerListParams) {
+  return useQuery({
+    queryKey: minerKeys.list(agentKey ?? '', p),
+    queryFn: ({ signal }) => getMinerPage(agentKey as string, p, signal),
+    enabled: agentKey !== null,
+    placeholderData: keepPreviousData,
+    refetchInterval: MINER_REFRESH_MS,
+  });
+}
+
+export function useMinerStat(agentKey: string | null, filter: MinerFilter) {
+  return useQuery({
+    queryKey: minerKeys.stat(agentKey ?? '', filter),
+    queryFn: ({ signal }) => api.get<MinerStat>('/api/miner/stat', { agentKey: agentKey as string, ...filterParams(filter) }, { signal }),
+    enabled: agentKey !== null,
+    placeholderData: keepPreviousData,
+    refetchInterval: MINER_REFRESH_MS,
+  });
+}
+
+export function useMinerOptions(agentKey: string | null, name: MinerOptionName) {
+  return useQuery({
+    queryKey: minerKeys.option(agentKey ?? '', name),
+    queryFn: ({ signal }) => api.get<Option[]>(`/api/options/${name}`, { agentKey: agentKey as string }, { signal }),
+    enabled: agentKey !== null,
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useMinerDetail(agentKey: string | null, ip: string) {
+  return useQuery({
+    queryKey: minerKeys.detail(agentKey ?? '', ip),
+    queryFn: ({ signal }) => api.get<MinerDetail>('/api/miner/detail', { agentKey: agentKey as string, ip }, { signal }),
+    enabled: agentKey !== null && ip !== '',
+    refetchInterval: MINER_REFRESH_MS,
+  });
+}
+
+export function useMinerHistory(agentKey: string | null, ip: string, range: MinerHistoryRange) {
+  return useQuery({
+    queryKey: minerKeys.history(agentKey ?? '', ip, range),
+    queryFn: ({ signal }) => api.get<MinerHistoryPoint[]>('/api/miner/history', { agentKey: agentKey as string, ip, range }, { signal }),
+    enabled: agentKey !== null && ip !== '',
+    placeholderData: keepPreviousData,
+    refetchInterval: MINER_REFRESH_MS,
+  });
+}
+
+export function useModelStats(agentKey: string | null) {
+  return useQuery({
+    queryKey: minerKeys.modelStats(agentKey ?? ''),
+    queryFn: ({ signal }) => api.get<MinerModelStat[]>('/api/miner/modelstat', { agentKey: agentKey as string }, { signal }),
+    enabled: agentKey !== null,
+    refetchInterval: MINER_REFRESH_MS,
+  });
+}
+
+export function useIndexStat(agentKey: string | null) {
+  return useQuery({
+    queryKey: [...minerKeys.all, 'indexStat', agentKey ?? ''] as const,
+    queryFn: ({ signal }) => api.get<MinerIndexStat>('/api/miner/indexStat', { agentKey: agentKey as string }, { signal }),
+    enabled: agentKey !== null,
+    refetchInterval: MINER_REFRESH_MS,
+  });
+}
+
+export function useFarmSeries(agentKey: string | null, range: FarmSeriesRange) {
+  return useQuery({
+    queryKey: minerKeys.farmSeries(agentKey ?? '', range),
+    queryFn: ({ signal }) => api.get<FarmSeriesPoint[]>('/api/miner/farmSeries', { agentKey: agentKey as string, range }, { signal }),
+    enabled: agentKey !== null,
+    placeholderData: keepPreviousData,
+    refetchInterval: MINER_REFRESH_MS,
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * The counter strip above the list (/api/miner/stat): states, fault labels, 8-hour qualified and offline
+ * over 24 hours. A state or fault counter is a button that filters the list by it (again to clear).
+ */
+import { Group, Paper, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@shared/format/number';
+import { MINER_FAULT_LABELS, type MinerStatus } from '@shared/miner-labels';
+import type { MinerFilter, MinerStat } from '@shared/schemas/miner';
+import type { FaultLabel } from '@shared/schemas/miner-snapshot';
+import { useMinerLabels } from '../lib/use-miner-labels';
+import { STATUS_COLORS } from './status-badges';
+
+const STATUS_ORDER: readonly MinerStatus[] = ['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower'];
+
+interface CounterProps {
+  testId: string;
+  label: string;
+  value: number;
+  color: string;
+  active?: boolean;
+  onClick?: () => void;
+}
+
+function Counter({ testId, label, value, color, active, onClick }: CounterProps) {
+  const body = (
+    <Paper
+      withBorder
+      px="sm"
+      py={6}
+      radius="md"
+      style={{ borderColor: active ? `var(--mantine-color-${color}-6)` : undefined, background: active ? `var(--mantine-color-${color}-light)` : undefined, whiteSpace: 'nowrap' }}
+    >
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} size="lg" c={value > 0 && color !== 'gray' && color !== 'blue' ? `${color}.7` : undefined} data-testid={`${testId}-value`}>
+        {formatNumber(value)}
+      </Text>
+    </Paper>
+  );
+  if (!onClick) return <div data-testid={testId}>{body}</div>;
+  return (
+    <UnstyledButton onClick={onClick} aria-pressed={Boolean(active)} data-testid={testId} aria-label={`${label}: ${value}`}>
+      {body}
+    </UnstyledButton>
+  );
+}
+
+export interface MinerCountersProps {
+  stat: MinerStat | undefined;
+  loading: boolean;
+  error: boolean;
+  filter: MinerFilter;
+  onFilter: (next: MinerFilter) => void;
+}
+
+export function MinerCounters({ stat, loading, error, filter, onFilter }: MinerCountersProps) {
+  const { t } = useTranslation('miners');
+  const { label } = useMinerLabels();
+  if (!stat) {
+    if (error) {
+      return (
+        <Text size="sm" c="red.7" role="alert" data-testid="miner-counters-error">
+          {t('counters.failed')}
+        </Text>
+      );
+    }
+    return <Skeleton h={58} radius="md" visible={loading} data-testid="miner-counters-loading" />;
+  }
+  const toggleStatus = (s: MinerStatus) => onFilter({ ...filter, status: filter.status === s ? undefined : s });
+  const toggleFault = (f: FaultLabel) => onFilter({ ...filter, faultType: filter.faultType === f ? undefined : f });
+  return (
+    <ScrollArea type="auto" offsetScrollbars scrollbarSize={6} data-testid="miner-counters">
+      <Group gap="xs" wrap="nowrap" pb={4}>
+        <Counter testId="miner-counter-total" label={t('counters.total')} value={stat.total} color="blue" active={!filter.status && !filter.faultType} onClick={() => onFilter({ ...filter, status: undefined, faultType: undefined })} />
+        {STATUS_ORDER.map((s) => (
+          <Counter key={s} testId={`miner-counter-${s}`} label={label('status', s)} value={stat[s]} color={STATUS_COLORS[s]} active={filter.status === s} onClick={() => toggleStatus(s)} />
+        ))}
+        <Counter testId="miner-counter-qualified8h" label={t('counters.qualified8h')} value={stat.qualified8h} color="teal" />
+        <Counter testId="miner-counter-offline24h" label={t('counters.offline24h')} value={stat.offline24h} color="gray" />
+        {MINER_FAULT_LABELS.map((f) => (
+          <Counter key={f} testId={`miner-counter-fault-${f}`} label={label('faultType', f)} value={stat.faults[f]} color="red" active={filter.faultType === f} onClick={() => toggleFault(f)} />
+        ))}
+      </Group>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * The list's filters (dropdowns fed by /api/options/*) and the IP / SN search. On phones the dropdowns fold
+ * away behind a "Filters (n)" button; the search stays in view.
+ */
+import { useEffect, useState } from 'react';
+import { Button, Collapse, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { MinerFilter, MinerOptionName } from '@shared/schemas/miner';
+import { useMinerOptions } from '../api/miners-api';
+import { activeFilterCount } from '../lib/miner-filter';
+import { usePhone } from '../lib/use-phone';
+
+type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network';
+
+const SELECTS: { key: SelectKey; option: MinerOptionName }[] = [
+  { key: 'status', option: 'status' },
+  { key: 'faultType', option: 'faultType' },
+  { key: 'model', option: 'model' },
+  { key: 'firmware', option: 'firmwareVersion' },
+  { key: 'pool', option: 'poolUrl' },
+  { key: 'workMode', option: 'workMode' },
+  { key: 'network', option: 'network' },
+];
+
+function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: string; name: SelectKey; option: MinerOptionName; value: string | undefined; onChange: (v: string | undefined) => void }) {
+  const { t } = useTranslation('miners');
+  const options = useMinerOptions(agentKey, option);
+  const data = (options.data ?? []).map((o) => ({ value: o.value, label: o.text }));
+  // A value from the address that the farm does not have (yet) is still shown.
+  if (value && !data.some((d) => d.value === value)) data.unshift({ value, label: value });
+  return (
+    <Select
+      size="xs"
+      label={t(`filters.${name}`)}
+      placeholder={options.isError ? t('filters.optionsFailed') : t('filters.any')}
+      data={data}
+      value={value ?? null}
+      onChange={(v) => onChange(v ?? undefined)}
+      searchable
+      clearable
+      nothingFoundMessage={options.isPending ? t('state.loading') : t('filters.noOptions')}
+      comboboxProps={{ withinPortal: true }}
+      data-testid={`miner-filter-${name}`}
+    />
+  );
+}
+
+export interface MinerFilterBarProps {
+  agentKey: string;
+  filter: MinerFilter;
+  onChange: (next: MinerFilter) => void;
+}
+
+export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarProps) {
+  const { t } = useTranslation('miners');
+  const phone = usePhone();
+  const [open, setOpen] = useState(false);
+  const [keyword, setKeyword] = useState(filter.keyword ?? '');
+  const [debounced] = useDebouncedValue(keyword.trim(), 400);
+
+  // The address may change the keyword (back button, counters): follow it.
+  const outside = filter.keyword ?? '';
+  useEffect(() => setKeyword((k) => (k.trim() === outside ? k : outside)), [outside]);
+  useEffect(() => {
+    if (debounced !== (filter.keyword ?? '')) onChange({ ...filter, keyword: debounced || undefined });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled keyword is applied
+  }, [debounced]);
+
+  const set = (key: SelectKey, v: string | undefined) => onChange({ ...filter, [key]: v });
+  const count = activeFilterCount({ ...filter, keyword: undefined });
+  const selects = (
+    <SimpleGrid cols={{ base: 1, xs: 2, sm: 4, lg: 7 }} spacing="xs" verticalSpacing="xs">
+      {SELECTS.map((s) => (
+        <FilterSelect key={s.key} agentKey={agentKey} name={s.key} option={s.option} value={filter[s.key]} onChange={(v) => set(s.key, v)} />
+      ))}
+    </SimpleGrid>
+  );
+
+  return (
+    <div data-testid="miner-filter-bar">
+      <Group gap="xs" wrap="nowrap" align="flex-end">
+        <TextInput
+          size="xs"
+          style={{ flex: 1, minWidth: 0, maxWidth: phone ? undefined : 320 }}
+          leftSection={<IconSearch size={14} />}
+          placeholder={t('filters.searchPlaceholder')}
+          aria-label={t('filters.search')}
+          value={keyword}
+          onChange={(e) => setKeyword(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') onChange({ ...filter, keyword: keyword.trim() || undefined });
+          }}
+          data-testid="miner-search"
+        />
+        {phone && (
+          <Button size="xs" variant={count ? 'light' : 'default'} leftSection={<IconAdjustmentsHorizontal size={14} />} onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="miner-filters-toggle">
+            {t('filters.toggle', { count })}
+          </Button>
+        )}
+        {activeFilterCount(filter) > 0 && (
+          <Button size="xs" variant="subtle" leftSection={<IconFilterOff size={14} />} onClick={() => onChange({})} data-testid="miner-filters-reset">
+            {phone ? t('filters.resetShort') : t('filters.reset')}
+          </Button>
+        )}
+      </Group>
+      {phone ? (
+        <Collapse expanded={open} mt="xs">
+          {selects}
+        </Collapse>
+      ) : (
+        <div style={{ marginTop: 'var(--mantine-spacing-xs)' }}>{selects}</div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { Badge, Group, Tooltip } from '@mantine/core';
+import type { MinerStatus } from '@shared/miner-labels';
+import type { FaultLabel, PoolStatus } from '@shared/schemas/miner-snapshot';
+import { useMinerLabels } from '../lib/use-miner-labels';
+
+export const STATUS_COLORS: Record<MinerStatus, string> = {
+  online: 'green',
+  offline: 'gray',
+  qualified: 'teal',
+  unqualified: 'orange',
+  zeroHashrate: 'red',
+  cannotStart: 'red',
+  illegalPool: 'grape',
+  abnormalIdeal: 'yellow',
+  sleeping: 'indigo',
+  lowPower: 'cyan',
+};
+
+const POOL_COLORS: Record<PoolStatus, string> = { alive: 'green', dead: 'red', unknown: 'gray' };
+
+/** Miner states as small coloured badges (names from the shared catalogue). */
+export function StatusBadges({ statuses }: { statuses: readonly MinerStatus[] }) {
+  const { label } = useMinerLabels();
+  if (statuses.length === 0) return '-';
+  return (
+    <Group gap={4} wrap="nowrap">
+      {statuses.map((s) => (
+        <Badge key={s} size="xs" variant="light" color={STATUS_COLORS[s]} data-status={s}>
+          {label('status', s)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+export function FaultBadges({ labels }: { labels: readonly FaultLabel[] }) {
+  const { label } = useMinerLabels();
+  return (
+    <Group gap={4} wrap="nowrap">
+      {labels.map((f) => (
+        <Badge key={f} size="xs" variant="outline" color="red" data-fault={f}>
+          {label('faultType', f)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+export function PoolStatusDot({ status }: { status: PoolStatus }) {
+  const { label } = useMinerLabels();
+  const text = label('poolStatus', status);
+  return (
+    <Tooltip label={text} withArrow>
+      <Badge size="xs" circle color={POOL_COLORS[status]} aria-label={text} style={{ flex: 'none', width: 10, minWidth: 10, height: 10, padding: 0 }}>
+        {' '}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+export function PoolStatusBadge({ status }: { status: PoolStatus | '' }) {
+  const { label } = useMinerLabels();
+  if (!status) return '-';
+  return (
+    <Badge size="sm" variant="light" color={POOL_COLORS[status]}>
+      {label('poolStatus', status)}
+    </Badge>
+  );
+}

@@ -1,0 +1,236 @@
+/**
+ * Every column of the miner list (spec 3 §2, §3 Miner): a sensible set shown by default, the rest in the
+ * column picker. Each column also says what an export writes for it, so CSV and Excel carry the visible
+ * columns with the same texts as the screen (hashrates with units from the shared formatters).
+ */
+import type { TFunction } from 'i18next';
+import { Group, Text } from '@mantine/core';
+import type { Column } from '@client/components/data-table/data-table-types';
+import { formatDate } from '@shared/format/date';
+import { formatHashrate } from '@shared/format/hashrate';
+import { formatNumber } from '@shared/format/number';
+import type { MinerLabelKind } from '@shared/miner-labels';
+import type { MinerRow } from '@shared/schemas/miner';
+import { FaultBadges, PoolStatusDot, StatusBadges } from '../components/status-badges';
+import { durationParts, firmwareText, formatFans, formatPercent, formatTemp } from './format-miner';
+
+export type ExportCell = string | number | null;
+
+export interface MinerColumn extends Column<MinerRow> {
+  title: string;
+  exportValue: (row: MinerRow) => ExportCell;
+}
+
+type Label = (kind: MinerLabelKind, value: string) => string;
+
+const dash = (v: string) => (v === '' ? '-' : v);
+
+export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[] {
+  const elapsed = (s: number) => {
+    const p = durationParts(s);
+    return t('units.elapsed', { ...p });
+  };
+  const hashrate = (key: keyof MinerRow & ('gHS5s' | 'gHS30m' | 'gHSav' | 'rateIdeal'), hidden = false): MinerColumn => ({
+    key,
+    title: t(`columns.${key}`),
+    width: 130,
+    align: 'right',
+    sortable: true,
+    defaultHidden: hidden,
+    render: (r) => formatHashrate(r[key]),
+    exportValue: (r) => formatHashrate(r[key]),
+  });
+  const nullableHashrate = (key: 'rate1Hour' | 'rate24Hour'): MinerColumn => ({
+    key,
+    title: t(`columns.${key}`),
+    width: 130,
+    align: 'right',
+    sortable: true,
+    defaultHidden: true,
+    render: (r) => (r[key] === null ? '-' : formatHashrate(r[key])),
+    exportValue: (r) => (r[key] === null ? null : formatHashrate(r[key])),
+  });
+  const temp = (key: 'tempChipMin' | 'tempChipMax' | 'tempChipsDiff' | 'tempPcbMin' | 'tempPcbMax' | 'tempPicMin' | 'tempPicMax', hidden = true): MinerColumn => ({
+    key,
+    title: t(`columns.${key}`),
+    width: 110,
+    align: 'right',
+    sortable: true,
+    defaultHidden: hidden,
+    render: (r) => formatTemp(r[key]),
+    exportValue: (r) => r[key],
+  });
+  const num = (key: 'fanMin' | 'fanMax' | 'chainNum' | 'chipNum' | 'totalAcnNum' | 'hwErrors' | 'frequency' | 'powerW' | 'missedPolls', width = 100): MinerColumn => ({
+    key,
+    title: t(`columns.${key}`),
+    width,
+    align: 'right',
+    sortable: true,
+    defaultHidden: true,
+    render: (r) => formatNumber(r[key]),
+    exportValue: (r) => r[key],
+  });
+  const text = (key: 'mac' | 'make' | 'family' | 'firmwareVersion' | 'pool1User' | 'pool2Url' | 'pool2User' | 'pool3Url' | 'pool3User' | 'errorCode' | 'chainAcn', width: number, hidden = true, sortable = true): MinerColumn => ({
+    key,
+    title: t(`columns.${key}`),
+    width,
+    sortable,
+    defaultHidden: hidden,
+    render: (r) => dash(r[key]),
+    exportValue: (r) => r[key],
+  });
+  const time = (key: 'takenAt' | 'firstSeenAt'): MinerColumn => ({
+    key,
+    title: t(`columns.${key}`),
+    width: 170,
+    sortable: true,
+    defaultHidden: true,
+    render: (r) => formatDate(r[key]),
+    exportValue: (r) => formatDate(r[key]),
+  });
+
+  return [
+    {
+      key: 'ip',
+      title: t('columns.ip'),
+      width: 130,
+      sortable: true,
+      fixed: 'left',
+      render: (r) => (
+        <Text size="sm" ff="monospace" c="blue.7">
+          {r.ip}
+        </Text>
+      ),
+      exportValue: (r) => r.ip,
+    },
+    { key: 'sn', title: t('columns.sn'), width: 170, sortable: true, render: (r) => dash(r.sn), exportValue: (r) => r.sn },
+    { key: 'model', title: t('columns.model'), width: 120, sortable: true, render: (r) => dash(r.model), exportValue: (r) => r.model },
+    {
+      key: 'compileTime',
+      title: t('columns.compileTime'),
+      width: 130,
+      sortable: true,
+      render: (r) => firmwareText(r.compileTime, r.firmwareVersion),
+      exportValue: (r) => firmwareText(r.compileTime, r.firmwareVersion),
+    },
+    {
+      key: 'statuses',
+      title: t('columns.status'),
+      width: 210,
+      render: (r) => <StatusBadges statuses={r.statuses.filter((s) => s !== 'online' && s !== 'offline')} />,
+      exportValue: (r) => r.statuses.filter((s) => s !== 'online' && s !== 'offline').map((s) => label('status', s)).join(', '),
+    },
+    {
+      key: 'network',
+      title: t('columns.network'),
+      width: 100,
+      sortable: true,
+      render: (r) => <StatusBadges statuses={[r.network]} />,
+      exportValue: (r) => label('network', r.network),
+    },
+    hashrate('gHS5s'),
+    hashrate('gHS30m'),
+    hashrate('gHSav'),
+    hashrate('rateIdeal'),
+    {
+      key: 'hashRatePercent',
+      title: t('columns.hashRatePercent'),
+      width: 110,
+      align: 'right',
+      sortable: true,
+      render: (r) => formatPercent(r.hashRatePercent),
+      exportValue: (r) => r.hashRatePercent,
+    },
+    nullableHashrate('rate1Hour'),
+    nullableHashrate('rate24Hour'),
+    temp('tempChipMax', false),
+    temp('tempChipMin'),
+    temp('tempChipsDiff'),
+    temp('tempPcbMax'),
+    temp('tempPcbMin'),
+    temp('tempPicMax'),
+    temp('tempPicMin'),
+    { key: 'fans', title: t('columns.fans'), width: 170, render: (r) => formatFans(r.fans), exportValue: (r) => formatFans(r.fans) },
+    num('fanMin'),
+    num('fanMax'),
+    {
+      key: 'pool1Url',
+      title: t('columns.pool1Url'),
+      width: 240,
+      sortable: true,
+      render: (r) => (
+        <Group gap={6} wrap="nowrap">
+          {r.pool1Status && <PoolStatusDot status={r.pool1Status} />}
+          <Text size="sm" truncate>
+            {dash(r.pool1Url)}
+          </Text>
+        </Group>
+      ),
+      exportValue: (r) => r.pool1Url,
+    },
+    text('pool1User', 180, false),
+    text('pool2Url', 240),
+    text('pool2User', 180),
+    text('pool3Url', 240),
+    text('pool3User', 180),
+    {
+      key: 'poolStatus',
+      title: t('columns.poolStatus'),
+      width: 110,
+      sortable: true,
+      defaultHidden: true,
+      render: (r) => (r.poolStatus ? label('poolStatus', r.poolStatus) : '-'),
+      exportValue: (r) => (r.poolStatus ? label('poolStatus', r.poolStatus) : ''),
+    },
+    {
+      key: 'faultReason',
+      title: t('columns.faultReason'),
+      width: 200,
+      sortable: true,
+      render: (r) => (r.faultLabels.length ? <FaultBadges labels={r.faultLabels} /> : '-'),
+      exportValue: (r) => r.faultLabels.map((f) => label('faultType', f)).join(', '),
+    },
+    {
+      key: 'workMode',
+      title: t('columns.workMode'),
+      width: 110,
+      sortable: true,
+      render: (r) => label('workMode', r.workMode),
+      exportValue: (r) => label('workMode', r.workMode),
+    },
+    {
+      key: 'elapsed',
+      title: t('columns.elapsed'),
+      width: 120,
+      align: 'right',
+      sortable: true,
+      render: (r) => elapsed(r.elapsed),
+      exportValue: (r) => elapsed(r.elapsed),
+    },
+    text('firmwareVersion', 200),
+    text('mac', 150),
+    text('make', 100),
+    text('family', 130),
+    num('chainNum', 90),
+    num('chipNum', 100),
+    num('totalAcnNum', 110),
+    text('chainAcn', 130),
+    num('hwErrors'),
+    num('frequency'),
+    {
+      key: 'rejectedRate',
+      title: t('columns.rejectedRate'),
+      width: 110,
+      align: 'right',
+      sortable: true,
+      defaultHidden: true,
+      render: (r) => formatPercent(r.rejectedRate, 3),
+      exportValue: (r) => r.rejectedRate,
+    },
+    num('powerW'),
+    text('errorCode', 220),
+    num('missedPolls'),
+    time('takenAt'),
+    time('firstSeenAt'),
+  ];
+}

@@ -1,0 +1,385 @@
+/**
+ * /device/miner/detail?ip=…: one miner of the current farm — identity, states and fault labels, hashrates,
+ * hashboards, fans, pools, and hashrate / temperature history charts (hour, day, month).
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import { Alert, Badge, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useAgentKey } from '@client/lib/agent-key';
+import { formatDate } from '@shared/format/date';
+import { formatHashrate } from '@shared/format/hashrate';
+import { formatNumber } from '@shared/format/number';
+import { MINER_HISTORY_RANGES, type MinerDetail, type MinerHistoryPoint, type MinerHistoryRange } from '@shared/schemas/miner';
+import { ApiError } from '@client/lib/api-client';
+import { useMinerDetail, useMinerHistory } from '../api/miners-api';
+import { MinersPageHeader } from '../components/miners-page-header';
+import { NoFarm } from '../components/no-farm';
+import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status-badges';
+import { type ChartAxis, type ChartSeries, UplotChart } from '../components/uplot-chart';
+import { durationParts, firmwareText, formatFans, formatPercent, formatTemp } from '../lib/format-miner';
+import { useMinerLabels } from '../lib/use-miner-labels';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }} component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <Card withBorder radius="md" padding="md" data-testid={testId}>
+      <Title order={5} mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+const range = (values: readonly number[]) => (values.length ? `${formatNumber(Math.min(...values), 1)} – ${formatNumber(Math.max(...values), 1)}` : '-');
+
+export function MinerDetailPage() {
+  const { t } = useTranslation('miners');
+  const agentKey = useAgentKey();
+  const [params] = useSearchParams();
+  const ip = params.get('ip')?.trim() ?? '';
+  const back = (
+    <Button component={Link} to="/device/miner" size="xs" variant="default" leftSection={<IconArrowLeft size={14} />} data-testid="miner-detail-back">
+      {t('detail.back')}
+    </Button>
+  );
+  if (!agentKey) {
+    return (
+      <Stack gap="md">
+        <MinersPageHeader title={t('detail.title')} actions={back} />
+        <NoFarm />
+      </Stack>
+    );
+  }
+  if (!ip) {
+    return (
+      <Stack gap="md">
+        <MinersPageHeader title={t('detail.title')} actions={back} />
+        <Alert color="yellow" data-testid="miner-detail-no-ip">
+          {t('detail.noIp')}
+        </Alert>
+      </Stack>
+    );
+  }
+  return <MinerDetailView key={`${agentKey}:${ip}`} agentKey={agentKey} ip={ip} back={back} />;
+}
+
+function MinerDetailView({ agentKey, ip, back }: { agentKey: string; ip: string; back: ReactNode }) {
+  const { t } = useTranslation('miners');
+  const detail = useMinerDetail(agentKey, ip);
+  const m = detail.data;
+
+  let body: ReactNode;
+  if (detail.isPending) {
+    body = (
+      <Center mih={240} data-testid="miner-detail-loading">
+        <Loader />
+      </Center>
+    );
+  } else if (detail.isError && !m) {
+    const notFound = detail.error instanceof ApiError && detail.error.status === 404;
+    body = (
+      <Alert color={notFound ? 'yellow' : 'red'} data-testid="miner-detail-error" title={notFound ? t('detail.notFound', { ip }) : t('detail.failed')}>
+        {!notFound && (
+          <Button size="xs" variant="light" mt="xs" onClick={() => void detail.refetch()}>
+            {t('state.retry')}
+          </Button>
+        )}
+      </Alert>
+    );
+  } else if (m) {
+    body = <MinerDetailBody m={m} agentKey={agentKey} />;
+  }
+
+  return (
+    <Stack gap="md" data-testid="miner-detail-page">
+      <MinersPageHeader
+        title={m ? `${m.ip} · ${m.model || '-'}` : ip}
+        description={m ? t('detail.takenAt', { time: formatDate(m.takenAt) }) : t('detail.title')}
+        actions={
+          <>
+            {back}
+            <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={detail.isFetching && !detail.isPending} onClick={() => void detail.refetch()}>
+              {t('list.refresh')}
+            </Button>
+          </>
+        }
+      />
+      {body}
+    </Stack>
+  );
+}
+
+function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) {
+  const { t } = useTranslation('miners');
+  const { label } = useMinerLabels();
+  const s = m.snapshot;
+  const elapsed = t('units.elapsed', { ...durationParts(m.elapsed) });
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Section title={t('detail.identity')} testId="miner-detail-identity">
+          <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
+            <Field label={t('columns.ip')}>{m.ip}</Field>
+            <Field label={t('columns.sn')}>{m.sn || '-'}</Field>
+            <Field label={t('columns.mac')}>{m.mac || '-'}</Field>
+            <Field label={t('columns.make')}>{m.make || '-'}</Field>
+            <Field label={t('columns.model')}>{m.model || '-'}</Field>
+            <Field label={t('columns.family')}>{m.family}</Field>
+            <Field label={t('columns.compileTime')}>{firmwareText(m.compileTime, m.firmwareVersion)}</Field>
+            <Field label={t('columns.firmwareVersion')}>{m.firmwareVersion || '-'}</Field>
+            <Field label={t('columns.workMode')}>{label('workMode', m.workMode)}</Field>
+            <Field label={t('columns.elapsed')}>{elapsed}</Field>
+            <Field label={t('columns.powerW')}>{m.powerW === null ? '-' : `${formatNumber(m.powerW)} W`}</Field>
+            <Field label={t('columns.firstSeenAt')}>{formatDate(m.firstSeenAt)}</Field>
+          </SimpleGrid>
+        </Section>
+        <Section title={t('detail.state')} testId="miner-detail-state">
+          <Stack gap="sm">
+            <StatusBadges statuses={m.statuses} />
+            <Field label={t('columns.faultReason')}>{m.faultLabels.length ? <FaultBadges labels={m.faultLabels} /> : t('detail.noFaults')}</Field>
+            <Field label={t('columns.errorCode')}>
+              {m.errorCodes.length ? (
+                <Stack gap={2}>
+                  {m.errorCodes.map((e, i) => (
+                    <Text size="sm" key={`${e.code}-${i}`}>
+                      <Badge size="xs" variant="outline" color="red" mr={6}>
+                        {e.code}
+                      </Badge>
+                      {e.message}
+                    </Text>
+                  ))}
+                </Stack>
+              ) : (
+                '-'
+              )}
+            </Field>
+            <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
+              <Field label={t('columns.gHS5s')}>{formatHashrate(m.gHS5s)}</Field>
+              <Field label={t('columns.gHS30m')}>{formatHashrate(m.gHS30m)}</Field>
+              <Field label={t('columns.gHSav')}>{formatHashrate(m.gHSav)}</Field>
+              <Field label={t('columns.rateIdeal')}>{formatHashrate(m.rateIdeal)}</Field>
+              <Field label={t('columns.hashRatePercent')}>{formatPercent(m.hashRatePercent)}</Field>
+              <Field label={t('columns.rate24Hour')}>{m.rate24Hour === null ? '-' : formatHashrate(m.rate24Hour)}</Field>
+            </SimpleGrid>
+          </Stack>
+        </Section>
+      </SimpleGrid>
+
+      <HistoryCharts agentKey={agentKey} ip={m.ip} />
+
+      <Section title={t('detail.boards')} testId="miner-detail-boards">
+        {s.boards.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('detail.noBoards')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={760}>
+            <Table striped withTableBorder fz="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('boards.index')}</Table.Th>
+                  <Table.Th>{t('boards.sn')}</Table.Th>
+                  <Table.Th ta="right">{t('boards.chips')}</Table.Th>
+                  <Table.Th ta="right">{t('boards.tempChip')}</Table.Th>
+                  <Table.Th ta="right">{t('boards.tempPcb')}</Table.Th>
+                  <Table.Th ta="right">{t('boards.tempPic')}</Table.Th>
+                  <Table.Th ta="right">{t('boards.rate')}</Table.Th>
+                  <Table.Th ta="right">{t('boards.hwErrors')}</Table.Th>
+                  <Table.Th ta="right">{t('boards.freq')}</Table.Th>
+                  <Table.Th>{t('boards.status')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {s.boards.map((b) => {
+                  const short = b.chips < b.expectedChips;
+                  const bad = b.failed || b.chips === 0;
+                  return (
+                    <Table.Tr key={b.index} data-testid="miner-board-row">
+                      <Table.Td>{b.index + 1}</Table.Td>
+                      <Table.Td>{b.sn ?? '-'}</Table.Td>
+                      <Table.Td ta="right" c={short ? 'red.7' : undefined} fw={short ? 600 : undefined}>
+                        {b.chips} / {b.expectedChips}
+                      </Table.Td>
+                      <Table.Td ta="right">{range(b.tempChip)}</Table.Td>
+                      <Table.Td ta="right">{range(b.tempPcb)}</Table.Td>
+                      <Table.Td ta="right">{range(b.tempPic)}</Table.Td>
+                      <Table.Td ta="right">{formatHashrate(b.rateGhs)}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(b.hwErrors)}</Table.Td>
+                      <Table.Td ta="right">{b.freqMhz ? `${formatNumber(b.freqMhz)} MHz` : '-'}</Table.Td>
+                      <Table.Td>
+                        <Badge size="xs" variant="light" color={bad ? 'red' : short ? 'orange' : 'green'}>
+                          {bad ? t('boards.failed') : short ? t('boards.missingChips', { count: b.expectedChips - b.chips }) : t('boards.ok')}
+                        </Badge>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Section title={t('detail.fans')} testId="miner-detail-fans">
+          {s.fans.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('detail.noFans')}
+            </Text>
+          ) : (
+            <Group gap="xs">
+              {s.fans.map((rpm, i) => (
+                <Badge key={i} size="lg" variant="light" color={rpm === 0 ? 'red' : 'gray'} tt="none">
+                  {t('detail.fan', { index: i + 1 })}: {formatNumber(rpm)} {t('units.rpm')}
+                </Badge>
+              ))}
+            </Group>
+          )}
+          <Text size="xs" c="dimmed" mt="xs">
+            {formatFans(s.fans)} · {t('columns.tempChipMax')}: {formatTemp(m.tempChipMax)}
+          </Text>
+        </Section>
+        <Section title={t('detail.pools')} testId="miner-detail-pools">
+          {s.pools.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('detail.noPools')}
+            </Text>
+          ) : (
+            <Table.ScrollContainer minWidth={520}>
+              <Table fz="sm" withTableBorder>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>#</Table.Th>
+                    <Table.Th>{t('pools.url')}</Table.Th>
+                    <Table.Th>{t('pools.user')}</Table.Th>
+                    <Table.Th>{t('pools.status')}</Table.Th>
+                    <Table.Th ta="right">{t('pools.accepted')}</Table.Th>
+                    <Table.Th ta="right">{t('pools.rejected')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {s.pools.map((p, i) => (
+                    <Table.Tr key={i} data-testid="miner-pool-row">
+                      <Table.Td>
+                        {i + 1}
+                        {p.active && (
+                          <Badge size="xs" ml={4} variant="filled">
+                            {t('pools.active')}
+                          </Badge>
+                        )}
+                      </Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.url || '-'}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.user || '-'}</Table.Td>
+                      <Table.Td>
+                        <PoolStatusBadge status={p.status} />
+                      </Table.Td>
+                      <Table.Td ta="right">{formatNumber(p.accepted)}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(p.rejected)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Section>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+const hashAxis = (v: number) => formatHashrate(v, 'GH/s', 1);
+const tempAxis = (v: number) => `${formatNumber(v, 0)} °C`;
+
+function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
+  const { t } = useTranslation('miners');
+  const [rangeName, setRange] = useState<MinerHistoryRange>('hour');
+  const history = useMinerHistory(agentKey, ip, rangeName);
+  const points: MinerHistoryPoint[] = useMemo(() => history.data ?? [], [history.data]);
+  const x = useMemo(() => points.map((p) => Date.parse(p.at) / 1000), [points]);
+  const rateSeries = useMemo<ChartSeries[]>(
+    () => [
+      { label: t('charts.real'), color: '#1c7ed6', values: points.map((p) => p.realGhs), fill: true },
+      { label: t('charts.ideal'), color: '#868e96', values: points.map((p) => p.idealGhs), dash: true },
+    ],
+    [points, t],
+  );
+  const tempSeries = useMemo<ChartSeries[]>(() => [{ label: t('charts.tempMax'), color: '#e8590c', values: points.map((p) => p.tempMax), scale: 't' }], [points, t]);
+  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', format: hashAxis, size: 80 }], []);
+  const tempAxes = useMemo<ChartAxis[]>(() => [{ scale: 't', side: 'left', format: tempAxis, size: 60 }], []);
+  const rateFormat = useMemo(() => ({ y: (v: number) => formatHashrate(v) }), []);
+  const tempFormat = useMemo(() => ({ t: (v: number) => formatTemp(v) }), []);
+
+  let content: ReactNode;
+  if (history.isPending) {
+    content = (
+      <Center mih={200} data-testid="miner-history-loading">
+        <Loader size="sm" />
+      </Center>
+    );
+  } else if (history.isError && !history.data) {
+    content = (
+      <Alert color="red" data-testid="miner-history-error">
+        {t('charts.failed')}
+        <Button size="xs" variant="light" ml="sm" onClick={() => void history.refetch()}>
+          {t('state.retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (points.length === 0) {
+    content = (
+      <Center mih={160}>
+        <Text size="sm" c="dimmed" data-testid="miner-history-empty">
+          {t('charts.empty')}
+        </Text>
+      </Center>
+    );
+  } else {
+    content = (
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <div>
+          <Text size="sm" fw={500} mb={4}>
+            {t('charts.hashrate')}
+          </Text>
+          <UplotChart x={x} series={rateSeries} axes={rateAxes} valueFormat={rateFormat} testId="miner-chart-hashrate" ariaLabel={t('charts.hashrate')} />
+        </div>
+        <div>
+          <Text size="sm" fw={500} mb={4}>
+            {t('charts.temperature')}
+          </Text>
+          <UplotChart x={x} series={tempSeries} axes={tempAxes} valueFormat={tempFormat} testId="miner-chart-temperature" ariaLabel={t('charts.temperature')} />
+        </div>
+      </SimpleGrid>
+    );
+  }
+
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="miner-detail-history">
+      <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
+        <Title order={5}>{t('detail.history')}</Title>
+        <SegmentedControl
+          size="xs"
+          value={rangeName}
+          onChange={(v) => setRange(v as MinerHistoryRange)}
+          data={MINER_HISTORY_RANGES.map((r) => ({ value: r, label: t(`charts.range.${r}`) }))}
+          data-testid="miner-history-range"
+        />
+      </Group>
+      {content}
+    </Card>
+  );
+}

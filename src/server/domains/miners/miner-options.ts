@@ -1,0 +1,40 @@
+/**
+ * Miner dropdowns (spec 3 §7 "Dropdown lists", answered as [{ text, value }]): the fixed vocabularies in
+ * the request's language (src/shared/miner-labels.ts), and the farm's own models, firmware and pool URLs.
+ */
+import { sql } from 'kysely';
+import { minerLabelOptions } from '@shared/miner-labels';
+import type { Option } from '@shared/schemas/common';
+import type { MinerOptionName } from '@shared/schemas/miner';
+import type { Locale } from '@shared/validation';
+import type { DB } from '../../db/kysely';
+
+/** Dropdowns whose values depend on the farm (need agentKey). */
+export const FARM_OPTION_NAMES = ['model', 'firmwareVersion', 'poolUrl'] as const satisfies readonly MinerOptionName[];
+export type FarmOptionName = (typeof FARM_OPTION_NAMES)[number];
+export type FixedOptionName = Exclude<MinerOptionName, FarmOptionName>;
+
+export function fixedMinerOptions(locale: Locale, name: FixedOptionName): Option[] {
+  return minerLabelOptions(locale, name);
+}
+
+export async function farmMinerOptions(db: DB, agentKey: string, name: FarmOptionName): Promise<Option[]> {
+  if (name === 'model') {
+    const { rows } = await sql<{ v: string }>`select distinct m.model as v from miners m where m.agent_key = ${agentKey} and m.model <> '' order by 1`.execute(db);
+    return rows.map((r) => ({ text: r.v, value: r.v }));
+  }
+  if (name === 'firmwareVersion') {
+    // A compile date (YYYYMMDD, shown YYYY-MM-DD) where the firmware reports one, else the version string.
+    const { rows } = await sql<{ v: string; dated: boolean }>`
+      select distinct coalesce(to_char(m.compile_time at time zone 'UTC', 'YYYYMMDD'), m.firmware_version) as v, m.compile_time is not null as dated
+      from miners m where m.agent_key = ${agentKey} and (m.compile_time is not null or m.firmware_version <> '')
+      order by 1 desc
+    `.execute(db);
+    return rows.map((r) => ({ text: r.dated ? `${r.v.slice(0, 4)}-${r.v.slice(4, 6)}-${r.v.slice(6, 8)}` : r.v, value: r.v }));
+  }
+  const { rows } = await sql<{ v: string }>`
+    select distinct p ->> 'url' as v from miners m, jsonb_array_elements(m.snapshot -> 'pools') p
+    where m.agent_key = ${agentKey} and coalesce(p ->> 'url', '') <> '' order by 1
+  `.execute(db);
+  return rows.map((r) => ({ text: r.v, value: r.v }));
+}

@@ -1,0 +1,141 @@
+/**
+ * Miner monitoring, read side (spec 3 §2, §3, §7): the paged list, its counters, dashboard and model
+ * statistics, one miner's detail and history, the farm's hashrate series, and the miner dropdowns.
+ * Every call needs the miners menu key (10000) and membership of the farm named by agentKey.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { PERMISSION } from '@shared/menu-catalogue';
+import { AgentKeyQuery } from '@shared/schemas/common';
+import { FarmSeriesQuery, MinerFilterQuery, MinerHistoryQuery, MinerKeyQuery, MinerListQuery } from '@shared/schemas/miner';
+import { findMiners } from '../domains/miners/find-miners';
+import { findMinerId, getMiner } from '../domains/miners/get-miner';
+import { FARM_OPTION_NAMES, farmMinerOptions, fixedMinerOptions } from '../domains/miners/miner-options';
+import { getFarmSeries, getIndexStat, getMinerHistory, getMinerStat, getModelStats } from '../domains/miners/miner-stats';
+import { AppError } from '../errors';
+import { ok } from '../plugins/envelope';
+
+const FILTER_DOC =
+  'Filters (all optional, combined with AND): status (online | offline | qualified | unqualified | zeroHashrate | cannotStart | illegalPool | abnormalIdeal | sleeping | lowPower), ' +
+  'faultType (fault label), model, firmware (compile date YYYYMMDD or YYYY-MM-DD, or a firmware version, as /api/options/firmwareVersion gives), ' +
+  'pool (part of any pool URL, case-insensitive), workMode, network (online | offline), keyword (IP prefix or part of the SN). ' +
+  'customer, subArea and shelf are accepted for the customer, sub-area and shelf features and narrow nothing yet.';
+
+export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+  const tags = ['miners'];
+  const config = { permission: PERMISSION.miners, farmScoped: true };
+
+  app.get(
+    '/api/miner/list',
+    {
+      config,
+      schema: {
+        tags,
+        description: `Paged miners of the farm: data { list, total, curPage, pageSize }. ${FILTER_DOC} sort: a list column key (whitelist), order asc | desc; ties and the default order are by IP (numeric). pageSize 1–1000.`,
+        querystring: MinerListQuery,
+      },
+    },
+    async (req) => ok(await findMiners(db, req.query)),
+  );
+
+  app.get(
+    '/api/miner/stat',
+    {
+      config,
+      schema: {
+        tags,
+        description: `Counters of the miners matching the filter: total, each state, each fault label (faults), qualified8h (online, and qualified in every hourly sample of the last 8 hours, at least one), offline24h (offline, last reading older than 24 h). ${FILTER_DOC}`,
+        querystring: MinerFilterQuery,
+      },
+    },
+    async (req) => {
+      const { agentKey, ...filter } = req.query;
+      return ok(await getMinerStat(db, agentKey, filter));
+    },
+  );
+
+  app.get(
+    '/api/miner/indexStat',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'Dashboard figures of the farm now: real (online miners) vs ideal hashrate in GH/s, online rate (online/total %), qualified rate (qualified/online %), temperature max and average of online miners, the five most frequent fault labels.',
+        querystring: AgentKeyQuery,
+      },
+    },
+    async (req) => ok(await getIndexStat(db, req.query.agentKey)),
+  );
+
+  app.get(
+    '/api/miner/modelstat',
+    {
+      config,
+      schema: { tags, description: 'Per model: count, online, qualified, real hashrate of online miners and ideal hashrate (GH/s); most numerous first.', querystring: AgentKeyQuery },
+    },
+    async (req) => ok(await getModelStats(db, req.query.agentKey)),
+  );
+
+  app.get(
+    '/api/miner/detail',
+    {
+      config,
+      schema: { tags, description: 'One miner by IP: every list field plus the full latest snapshot (boards, pools, fans, error codes). 404 when the farm has no such miner.', querystring: MinerKeyQuery },
+    },
+    async (req) => {
+      const miner = await getMiner(db, req.query.agentKey, req.query.ip);
+      if (!miner) throw new AppError('notFound');
+      return ok(miner);
+    },
+  );
+
+  app.get(
+    '/api/miner/history',
+    {
+      config,
+      schema: {
+        tags,
+        description: "One miner's history from its hourly samples: range hour = hourly points of the last 24 h, day = daily points of the last 30 days, month = monthly points of the last 12 months. Each point averages real and ideal hashrate (GH/s), the highest temperature and the online share.",
+        querystring: MinerHistoryQuery,
+      },
+    },
+    async (req) => {
+      const id = await findMinerId(db, req.query.agentKey, req.query.ip);
+      if (!id) throw new AppError('notFound');
+      return ok(await getMinerHistory(db, id, req.query.range));
+    },
+  );
+
+  app.get(
+    '/api/miner/farmSeries',
+    {
+      config,
+      schema: {
+        tags,
+        description: "The farm's hashrate series from its per-cycle rows: range hour = one point per minute over the last 24 h, 30d = per hour over 30 days, 1y = per day over a year. Each point averages real and ideal hashrate (GH/s) and the miner counts of its cycles.",
+        querystring: FarmSeriesQuery,
+      },
+    },
+    async (req) => ok(await getFarmSeries(db, req.query.agentKey, req.query.range)),
+  );
+
+  // Fixed vocabularies: named in the request's language (header I18N).
+  for (const name of ['status', 'faultType', 'workMode', 'network'] as const) {
+    app.get(
+      `/api/options/${name}`,
+      { config: { permission: PERMISSION.miners }, schema: { tags, description: `Miner ${name} values: [{ text, value }] with text in the request's language.` } },
+      async (req) => ok(fixedMinerOptions(req.locale, name)),
+    );
+  }
+
+  for (const name of FARM_OPTION_NAMES) {
+    const what = { model: 'models', firmwareVersion: 'firmware (compile date YYYYMMDD where known, else the version string; text YYYY-MM-DD)', poolUrl: 'pool URLs' }[name];
+    app.get(
+      `/api/options/${name}`,
+      { config, schema: { tags, description: `Distinct ${what} of the farm's miners: [{ text, value }].`, querystring: AgentKeyQuery } },
+      async (req) => ok(await farmMinerOptions(db, req.query.agentKey, name)),
+    );
+  }
+}

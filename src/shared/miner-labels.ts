@@ -1,0 +1,155 @@
+/**
+ * Fixed miner vocabularies (spec 3 §4) and their names in the three interface languages. The server
+ * answers the dropdowns GET /api/options/{status,faultType,workMode,network} from here in the request's
+ * language; the client names the same values (status badges, fault labels, export cells) from here too,
+ * so a value is called the same everywhere. Isomorphic: no DOM, no node imports.
+ */
+import type { FaultLabel, PoolStatus, WorkMode } from './schemas/miner-snapshot';
+import { DEFAULT_LOCALE, type Locale } from './validation';
+
+/** Miner states of spec 3 §4 as list filters and counters (not mutually exclusive). */
+export const MINER_STATUSES = [
+  'online',
+  'offline',
+  'qualified',
+  'unqualified',
+  'zeroHashrate',
+  'cannotStart',
+  'illegalPool',
+  'abnormalIdeal',
+  'sleeping',
+  'lowPower',
+] as const;
+export type MinerStatus = (typeof MINER_STATUSES)[number];
+
+export const MINER_NETWORKS = ['online', 'offline'] as const;
+export type MinerNetwork = (typeof MINER_NETWORKS)[number];
+
+export const MINER_WORK_MODES: readonly WorkMode[] = ['normal', 'sleep', 'low-power', 'high'];
+
+export const MINER_FAULT_LABELS: readonly FaultLabel[] = [
+  'high-temperature',
+  'missing-chip',
+  'fan-speed-abnormal',
+  'missing-hashboard',
+  'hashboard-failure',
+  'empty-sn',
+  'duplicate-sn',
+];
+
+export const MINER_POOL_STATUSES: readonly PoolStatus[] = ['alive', 'dead', 'unknown'];
+
+interface LabelCatalogue {
+  status: Record<MinerStatus, string>;
+  faultType: Record<FaultLabel, string>;
+  workMode: Record<WorkMode, string>;
+  network: Record<MinerNetwork, string>;
+  poolStatus: Record<PoolStatus, string>;
+}
+
+export type MinerLabelKind = keyof LabelCatalogue;
+
+const LABELS: Record<Locale, LabelCatalogue> = {
+  'zh-CN': {
+    status: {
+      online: '在线',
+      offline: '离线',
+      qualified: '正常',
+      unqualified: '算力不合格',
+      zeroHashrate: '零算力',
+      cannotStart: '无法启动',
+      illegalPool: '非法矿池',
+      abnormalIdeal: '理论算力异常',
+      sleeping: '休眠',
+      lowPower: '低功耗',
+    },
+    faultType: {
+      'high-temperature': '高温',
+      'missing-chip': '缺芯片',
+      'fan-speed-abnormal': '风扇转速异常',
+      'missing-hashboard': '缺算力板',
+      'hashboard-failure': '算力板故障',
+      'empty-sn': 'SN为空',
+      'duplicate-sn': 'SN重复',
+    },
+    workMode: { normal: '正常', sleep: '休眠', 'low-power': '低功耗', high: '高性能' },
+    network: { online: '在线', offline: '离线' },
+    poolStatus: { alive: '正常', dead: '失效', unknown: '未知' },
+  },
+  'en-US': {
+    status: {
+      online: 'Online',
+      offline: 'Offline',
+      qualified: 'Qualified',
+      unqualified: 'Unqualified hashrate',
+      zeroHashrate: 'Zero hashrate',
+      cannotStart: 'Cannot start',
+      illegalPool: 'Illegal pool',
+      abnormalIdeal: 'Abnormal ideal hashrate',
+      sleeping: 'Sleeping',
+      lowPower: 'Low power',
+    },
+    faultType: {
+      'high-temperature': 'High temperature',
+      'missing-chip': 'Missing chip',
+      'fan-speed-abnormal': 'Fan speed abnormal',
+      'missing-hashboard': 'Missing hashboard',
+      'hashboard-failure': 'Hashboard failure',
+      'empty-sn': 'Empty SN',
+      'duplicate-sn': 'Duplicate SN',
+    },
+    workMode: { normal: 'Normal', sleep: 'Sleep', 'low-power': 'Low power', high: 'High performance' },
+    network: { online: 'Online', offline: 'Offline' },
+    poolStatus: { alive: 'Alive', dead: 'Dead', unknown: 'Unknown' },
+  },
+  ru: {
+    status: {
+      online: 'В сети',
+      offline: 'Не в сети',
+      qualified: 'Норма',
+      unqualified: 'Низкий хешрейт',
+      zeroHashrate: 'Нулевой хешрейт',
+      cannotStart: 'Не запускается',
+      illegalPool: 'Недопустимый пул',
+      abnormalIdeal: 'Аномальный теоретический хешрейт',
+      sleeping: 'Сон',
+      lowPower: 'Пониженное питание',
+    },
+    faultType: {
+      'high-temperature': 'Высокая температура',
+      'missing-chip': 'Нет чипов',
+      'fan-speed-abnormal': 'Аномальная скорость вентилятора',
+      'missing-hashboard': 'Нет хеш-платы',
+      'hashboard-failure': 'Отказ хеш-платы',
+      'empty-sn': 'Пустой SN',
+      'duplicate-sn': 'Повторяющийся SN',
+    },
+    workMode: { normal: 'Обычный', sleep: 'Сон', 'low-power': 'Пониженное питание', high: 'Высокая производительность' },
+    network: { online: 'В сети', offline: 'Не в сети' },
+    poolStatus: { alive: 'Работает', dead: 'Не работает', unknown: 'Неизвестно' },
+  },
+};
+
+const VALUES: { [K in MinerLabelKind]: readonly (keyof LabelCatalogue[K])[] } = {
+  status: MINER_STATUSES,
+  faultType: MINER_FAULT_LABELS,
+  workMode: MINER_WORK_MODES,
+  network: MINER_NETWORKS,
+  poolStatus: MINER_POOL_STATUSES,
+};
+
+/** The name of a value in a language; an unknown value is returned as it is. */
+export function minerLabel(locale: Locale, kind: MinerLabelKind, value: string): string {
+  const table = (LABELS[locale] ?? LABELS[DEFAULT_LOCALE])[kind] as Record<string, string>;
+  return table[value] ?? value;
+}
+
+/** A fixed vocabulary as dropdown options `{ text, value }` in catalogue order. */
+export function minerLabelOptions(locale: Locale, kind: MinerLabelKind): { text: string; value: string }[] {
+  return (VALUES[kind] as readonly string[]).map((value) => ({ text: minerLabel(locale, kind, value), value }));
+}
+
+/** The states that hold for a miner, in catalogue order (online or offline first). */
+export function minerStatuses(online: boolean, state: Record<string, boolean | undefined>): MinerStatus[] {
+  return MINER_STATUSES.filter((s) => (s === 'online' ? online : s === 'offline' ? !online : state[s] === true));
+}

@@ -1,0 +1,263 @@
+/**
+ * Miner monitoring end to end: a farm of 200 varied miners (three hourly cycles) uploaded through the
+ * agent uplink, then on a desktop: filter to faulty miners with a counter, open one and see its charts,
+ * export a selection as CSV and as Excel (both downloaded and parsed back), "select data for export"
+ * without a selection, "all matching" export, column choices that survive a reload; on a 360 px phone:
+ * no sideways scrolling, folded filters, search, selection and export.
+ */
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readSheet } from 'read-excel-file/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type E2EServer, startServer } from '../support/e2e-server';
+
+const FARM = 'miner-farm';
+const COUNT = 200;
+const HOUR_MS = 3_600_000;
+/** Kind 9 of the builder: S19j Pro missing chips (and a hashboard). */
+const FAULTY = Array.from({ length: COUNT }, (_, i) => i).filter((i) => i % 10 === 9);
+
+let server: E2EServer;
+let browser: Browser;
+let api: ApiSession;
+
+/** The builder's reading plus states it does not make: sleeping, low power, an illegal pool, high temperature. */
+function reading(i: number, takenAt: string): MinerSnapshot {
+  const s = structuredClone(minerSnapshot(i, { takenAt, rateFactor: 1 + (i % 3) / 100 }));
+  if (i % 50 === 1) {
+    s.rt5s = 0;
+    s.workMode = 'sleep';
+    s.state = { ...s.state, qualified: false, sleeping: true };
+  } else if (i % 50 === 2) {
+    s.workMode = 'low-power';
+    s.state = { ...s.state, lowPower: true };
+  } else if (i % 50 === 3) {
+    s.state = { ...s.state, illegalPool: true };
+  } else if (i % 50 === 4) {
+    for (const b of s.boards) b.tempChip = b.tempChip.map(() => 97);
+    s.faultLabels = ['high-temperature'];
+  }
+  return s;
+}
+
+async function upload(secret: string, seq: number, takenAt: string): Promise<void> {
+  const batch: SnapshotBatch = {
+    agentVersion: '1.4.2',
+    batchSeq: seq,
+    cycleStartedAt: takenAt,
+    cycleDurationMs: 9000,
+    snapshots: Array.from({ length: COUNT }, (_, i) => reading(i, takenAt)),
+  };
+  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
+    method: 'POST',
+    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: new Uint8Array(gzipBatch(batch)),
+  });
+  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  api = await setupAdmin(server.url);
+  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Miner farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
+  const now = Date.now();
+  for (const [seq, hoursAgo] of [2, 1, 0].entries()) await upload(secret, seq + 1, new Date(now - hoursAgo * HOUR_MS).toISOString());
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const rows = (page: Page) => page.getByTestId('data-table-row');
+const headerTitles = (page: Page) => page.locator('thead th[data-column-key]').evaluateAll((ths) => ths.map((th) => (th as HTMLElement).innerText.trim()));
+const rowIps = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key') ?? ''));
+
+async function download(page: Page, format: 'csv' | 'xlsx'): Promise<string> {
+  await page.getByTestId('miner-export').click();
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`miner-export-${format}`).click()]);
+  expect(file.suggestedFilename()).toMatch(new RegExp(`^miners-${FARM}-\\d{8}-\\d{4}\\.${format}$`));
+  const path = await file.path();
+  if (!path) throw new Error('download has no path');
+  return path;
+}
+
+function parseCsv(path: string): string[][] {
+  const text = readFileSync(path, 'utf8');
+  expect(text.charCodeAt(0)).toBe(0xfeff);
+  return Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data;
+}
+
+describe('miner list at 1440 px', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let errors: Error[];
+
+  beforeAll(async () => {
+    context = await newContext(browser, server.url, { viewport: 'desktop' });
+    page = await context.newPage();
+    errors = trackPageErrors(page);
+    await loginUi(page);
+    await page.goto('/device/miner');
+    await page.getByTestId('miner-list-page').waitFor();
+    await rows(page).first().waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('shows the first page in IP order with counters and hashrates in units', async () => {
+    await expect(page.getByTestId('miner-counter-total-value').textContent()).resolves.toBe('200');
+    await expect(page.getByTestId('miner-counter-fault-missing-chip-value').textContent()).resolves.toBe(String(FAULTY.length));
+    expect((await rowIps(page)).slice(0, 11)).toEqual(Array.from({ length: 11 }, (_, i) => minerIp(i)));
+    await page.getByTestId('data-table-pagination').waitFor();
+    const first = await rows(page).first().innerText();
+    expect(first).toMatch(/\d+\.\d{2} TH\/s/);
+  });
+
+  it('filters to the faulty miners with a counter, then opens one with its charts', async () => {
+    await page.getByTestId('miner-counter-fault-missing-chip').click();
+    await page.waitForURL(/faultType=missing-chip/);
+    await expect.poll(async () => (await rowIps(page)).sort()).toEqual(FAULTY.map(minerIp).sort());
+    expect(await page.getByTestId('data-table-pagination').count()).toBe(0);
+    expect(await rows(page).filter({ hasText: 'Missing chip' }).count()).toBe(FAULTY.length);
+
+    await rows(page).first().locator('td').nth(3).click();
+    await page.waitForURL(/\/device\/miner\/detail\?ip=/);
+    const ip = new URL(page.url()).searchParams.get('ip');
+    expect(ip).toBe(minerIp(FAULTY[0]!));
+    await page.getByTestId('miner-detail-boards').waitFor();
+    expect(await page.getByTestId('miner-board-row').count()).toBe(3);
+    await page.getByTestId('miner-detail-state').getByText('Missing hashboard').waitFor();
+    expect(await page.getByTestId('miner-pool-row').count()).toBe(3);
+    await page.getByTestId('miner-chart-hashrate').locator('canvas').waitFor();
+    await page.getByTestId('miner-chart-temperature').locator('canvas').waitFor();
+    const box = await page.getByTestId('miner-chart-hashrate').boundingBox();
+    expect(box?.height).toBeGreaterThan(200);
+    await page.getByTestId('miner-history-range').getByText('30 days').click();
+    await page.getByTestId('miner-chart-hashrate').locator('canvas').waitFor();
+    await page.getByTestId('miner-detail-back').click();
+    await page.waitForURL(/\/device\/miner$/);
+    await rows(page).first().waitFor();
+  });
+
+  it('asks for a selection before exporting', async () => {
+    await page.getByTestId('miner-export').click();
+    await page.getByTestId('miner-export-csv').click();
+    await page.getByText('Select data for export').first().waitFor();
+  });
+
+  it('exports the selected rows as CSV and Excel with the visible columns', async () => {
+    const boxes = rows(page).locator('input[type="checkbox"]');
+    await boxes.nth(0).check();
+    await boxes.nth(2).check();
+    await page.getByTestId('miner-selection-count').getByText('Selected: 2').waitFor();
+    const headers = await headerTitles(page);
+    expect(headers.slice(0, 3)).toEqual(['IP', 'SN', 'Model']);
+
+    const csv = parseCsv(await download(page, 'csv'));
+    expect(csv[0]).toEqual(headers);
+    expect(csv.slice(1).map((r) => r[0])).toEqual([minerIp(0), minerIp(2)]);
+    const rate = headers.indexOf('Real-time hashrate');
+    expect(csv[1]?.[rate]).toMatch(/^[\d,]+\.\d{2} TH\/s$/);
+    expect(csv[2]?.[headers.indexOf('Work mode')]).toBe('Low power');
+
+    const sheet = await readSheet(await download(page, 'xlsx'));
+    expect(sheet[0]).toEqual(headers);
+    expect(sheet.slice(1).map((r) => r[0])).toEqual([minerIp(0), minerIp(2)]);
+    expect(sheet[1]?.[rate]).toBe(csv[1]?.[rate]);
+  });
+
+  it('exports every miner matching the filter with "select all matching"', async () => {
+    await page.getByTestId('miner-selection-clear').click();
+    await page.getByTestId('miner-search').fill('10.0.0.1');
+    await page.waitForURL(/keyword=10\.0\.0\.1/);
+    const expected = Array.from({ length: COUNT }, (_, i) => minerIp(i)).filter((ip) => ip.startsWith('10.0.0.1'));
+    // The table renders a window of its 50 rows; the counter and the pagination give the total.
+    await expect.poll(() => page.getByTestId('miner-counter-total-value').textContent()).toBe(String(expected.length));
+    await page.getByTestId('data-table-pagination').getByText(`${expected.length}`, { exact: false }).first().waitFor();
+    await page.getByTestId('miner-select-all-matching').click();
+    await page.getByTestId('miner-selection-count').getByText(`Selected: ${expected.length}`).waitFor();
+    const csv = parseCsv(await download(page, 'csv'));
+    expect(csv.slice(1).map((r) => r[0]).sort()).toEqual(expected.sort());
+    await page.getByTestId('miner-filters-reset').click();
+    await page.waitForURL(/\/device\/miner$/);
+  });
+
+  it('keeps column choices across a reload', async () => {
+    await page.getByTestId('column-picker-button').click();
+    await page.getByTestId('column-picker-item-sn').getByRole('checkbox').uncheck();
+    await page.getByTestId('column-picker-item-mac').getByRole('checkbox').check();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => headerTitles(page)).toContain('MAC');
+    await page.reload();
+    await rows(page).first().waitFor();
+    const after = await headerTitles(page);
+    expect(after).not.toContain('SN');
+    expect(after).toContain('MAC');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('miner list at 360 px', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let errors: Error[];
+  const width = VIEWPORTS.phone.width;
+
+  beforeAll(async () => {
+    context = await newContext(browser, server.url, { viewport: 'phone' });
+    page = await context.newPage();
+    errors = trackPageErrors(page);
+    await loginUi(page);
+    await page.goto('/device/miner');
+    await rows(page).first().waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('does not scroll sideways; filters fold behind a button and still filter', async () => {
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await page.getByTestId('miner-filter-status').isVisible()).toBe(false);
+    await page.getByTestId('miner-filters-toggle').click();
+    await page.getByTestId('miner-filter-status').click();
+    await page.getByRole('option', { name: 'Sleeping' }).click();
+    await page.waitForURL(/status=sleeping/);
+    const sleeping = Array.from({ length: COUNT }, (_, i) => i).filter((i) => i % 50 === 1).map(minerIp);
+    await expect.poll(async () => (await rowIps(page)).sort()).toEqual(sleeping.sort());
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  });
+
+  it('searches, selects and exports on the phone', async () => {
+    await page.getByTestId('miner-filters-reset').click();
+    await page.getByTestId('miner-search').fill(minerSnapshot(57, { takenAt: '' }).sn);
+    await expect.poll(() => rowIps(page)).toEqual([minerIp(57)]);
+    await rows(page).first().locator('input[type="checkbox"]').check();
+    const csv = parseCsv(await download(page, 'csv'));
+    expect(csv.slice(1).map((r) => r[0])).toEqual([minerIp(57)]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the detail page and the hashrate overview without sideways scrolling', async () => {
+    await page.goto(`/device/miner/detail?ip=${minerIp(9)}`);
+    await page.getByTestId('miner-chart-hashrate').locator('canvas').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.goto('/device/hash');
+    await page.getByTestId('farm-chart-hashrate').locator('canvas').waitFor();
+    await expect(page.getByTestId('overview-online-rate').innerText()).resolves.toContain('/200');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.goto('/statistics/deviceType');
+    await page.getByTestId('model-stats-page').getByText('S19j Pro').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  });
+});
