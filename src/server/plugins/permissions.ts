@@ -80,11 +80,16 @@ export function registerPermissions(app: FastifyInstance): void {
     }
   });
 
+  // Agent routes authenticate before the body is read: an unauthenticated upload is never decompressed or parsed.
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.permission === 'agent') await authenticateAgent(app, request);
+  });
+
   app.addHook('preValidation', async (request) => {
     const cfg = request.routeOptions.config;
     const permission = cfg?.permission;
     if (permission === undefined || !request.url.startsWith('/api/')) return;
-    if (permission === 'agent') return authenticateAgent(app, request);
+    if (permission === 'agent') return;
     if (request.agent) throw new AppError('forbidden');
     if (request.method !== 'GET' && request.method !== 'HEAD' && !request.headers['x-requested-with']) throw new AppError('csrf');
     if (permission === 'public') return;

@@ -34,11 +34,15 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
   const tags = ['agent uplink'];
   const p = (path: string) => `${AGENT_UPLINK_PREFIX}${path}`;
 
-  // Uploads are gzip-compressed JSON.
+  // Uploads are gzip-compressed JSON. Fastify compares Content-Length with the stream's
+  // receivedEncodedLength (the compressed bytes read), not with the inflated size.
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (request.url.startsWith(AGENT_UPLINK_PREFIX) && request.headers['content-encoding'] === 'gzip') {
       delete request.headers['content-encoding'];
-      return payload.pipe(createGunzip());
+      const inflated = createGunzip() as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
+      inflated.receivedEncodedLength = 0;
+      payload.on('data', (chunk: Buffer) => (inflated.receivedEncodedLength += chunk.length));
+      return payload.pipe(inflated);
     }
     return payload;
   });
