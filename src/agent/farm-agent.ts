@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AgentConfig, type AgentConfigInput, type AgentTask, type TaskMinerResult } from '@shared/schemas/agent-uplink';
+import { sleep } from './concurrency';
+import { DiskBuffer } from './disk-buffer';
+import { runTask } from './executor';
+import { DEFAULT_PORTS, type DriverEnv } from './miner-types';
+import { Poller, type CycleResult } from './poller';
+import { scanRanges, type ScanResult } from './scanner/scanner';
+import { UplinkClient } from './uplink';
+
+/**
+ * The agent loop: fetch config (last good copy kept on disk for outages), scan at start and every
+ * `scanEveryCycles`, poll every cycle, spool the batch to disk and drain the spool to the server,
+ * heartbeat, pull tasks and run them in the background. Every step survives the server being down.
+ */
+
+export const AGENT_VERSION = '0.1.0';
+
+export interface FarmAgentOptions {
+  serverUrl: string;
+  agentKey: string;
+  secret: string;
+  dataDir: string;
+  /** Fallback configuration file used when the server never answered and no cached config exists. */
+  configFile?: string;
+  log?: (line: string) => void;
+  /** Spool bounds. */
+  maxBufferedBatches?: number;
+  maxBufferedBytes?: number;
+  timeouts?: { connectMs?: number; rpcMs?: number; webMs?: number; uplinkMs?: number };
+}
+
+export interface CycleReport {
+  cycle: number;
+  configSource: 'server' | 'cache' | 'file' | 'default';
+  scan?: Pick<ScanResult, 'miners' | 'unreachable' | 'durationMs'> & { found: number };
+  poll: Pick<CycleResult, 'durationMs' | 'ok' | 'failed'> & { miners: number };
+  batchSeq: number;
+  uploaded: number;
+  buffered: number;
+}
+
+export class FarmAgent {
+  readonly uplink: UplinkClient;
+  readonly buffer: DiskBuffer;
+  readonly poller: Poller;
+  config: AgentConfig;
+  private cycle = 0;
+  private readonly startedAt = new Date().toISOString();
+  private readonly abort = new AbortController();
+  private readonly runningTasks = new Map<string, Promise<void>>();
+  private readonly doneTasks: Set<string>;
+  private readonly pendingReports: Array<{ id: string; results: TaskMinerResult[]; done: boolean }> = [];
+  private readonly log: (l: string) => void;
+  private extraPasswords: Record<string, string[]> = {};
+
+  constructor(private readonly o: FarmAgentOptions) {
+    fs.mkdirSync(o.dataDir, { recursive: true });
+    this.log = o.log ?? ((l) => console.log(`[agent] ${l}`));
+    this.uplink = new UplinkClient(o.serverUrl, o.agentKey, o.secret, o.timeouts?.uplinkMs ?? 30000);
+    this.buffer = new DiskBuffer({ dir: path.join(o.dataDir, 'spool'), maxBatches: o.maxBufferedBatches, maxBytes: o.maxBufferedBytes });
+    this.config = AgentConfig.parse({});
+    this.doneTasks = new Set(this.readJson<string[]>('tasks-done.json') ?? []);
+    this.poller = new Poller(this.driverEnv());
+  }
+
+  private readJson<T>(name: string): T | null {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(this.o.dataDir, name), 'utf8')) as T;
+    } catch {
+      return null;
+    }
+  }
+
+  private writeJson(name: string, v: unknown): void {
+    const file = path.join(this.o.dataDir, name);
+    const tmp = `${file}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(v));
+    fs.renameSync(tmp, file);
+  }
+
+  driverEnv(): DriverEnv {
+    const c = this.config;
+    const creds = { ...c.credentials };
+    for (const [fam, pws] of Object.entries(this.extraPasswords)) {
+      const key = fam as keyof typeof creds;
+      if (!creds[key]) continue;
+      const user = fam === 'antminer' || fam === 'braiins' ? 'root' : fam === 'whatsminer' ? 'super' : 'admin';
+      const base = creds[key].length ? creds[key] : [];
+      creds[key] = [...pws.map((p) => ({ user: base[0]?.user ?? user, password: p })), ...base];
+    }
+    return {
+      ports: c.ports ?? DEFAULT_PORTS,
+      credentials: creds,
+      connectTimeoutMs: this.o.timeouts?.connectMs ?? 3000,
+      rpcTimeoutMs: this.o.timeouts?.rpcMs ?? 10000,
+      webTimeoutMs: this.o.timeouts?.webMs ?? 8000,
+      detailEveryCycles: 10,
+    };
+  }
+
+  /** Fetches config; falls back to the cached copy, then the --config file, then defaults. */
+  async refreshConfig(): Promise<CycleReport['configSource']> {
+    let source: CycleReport['configSource'] = 'default';
+    try {
+      this.config = await this.uplink.getConfig();
+      this.writeJson('config.json', this.config);
+      source = 'server';
+    } catch (e) {
+      const cached = this.readJson<AgentConfigInput>('config.json');
+      const parsedCache = cached ? AgentConfig.safeParse(cached) : null;
+      if (parsedCache?.success) {
+        this.config = parsedCache.data;
+        source = 'cache';
+      } else if (this.o.configFile) {
+        try {
+          this.config = AgentConfig.parse(JSON.parse(fs.readFileSync(this.o.configFile, 'utf8')));
+          source = 'file';
+        } catch (fe) {
+          this.log(`config file unusable: ${fe instanceof Error ? fe.message : String(fe)}`);
+        }
+      }
+      this.log(`config fetch failed (${e instanceof Error ? e.message : String(e)}); using ${source} config`);
+    }
+    this.poller.setEnv(this.driverEnv());
+    return source;
+  }
+
+  /** One full iteration of the loop. */
+  async runCycle(): Promise<CycleReport> {
+    const configSource = await this.refreshConfig();
+    const c = this.config;
+    let scan: CycleReport['scan'];
+    if (this.cycle % c.scanEveryCycles === 0 || this.poller.size === 0) {
+      const r = await scanRanges(c.scanRanges, this.driverEnv(), { concurrency: c.scanConcurrency, signal: this.abort.signal });
+      this.poller.upsertMiners(r.miners);
+      scan = { miners: r.miners, unreachable: r.unreachable, durationMs: r.durationMs, found: r.miners.length };
+      this.log(`scan: ${r.miners.length} miners, ${r.unreachable} unreachable, ${r.durationMs} ms`);
+    }
+    const poll = await this.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, signal: this.abort.signal, json: true });
+    const batch = this.buffer.enqueueJson({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.snapshotsJson);
+    const drained = await this.buffer.drain(async (gz) => {
+      await this.uplink.postSnapshotsGz(gz);
+      return true;
+    });
+    try {
+      await this.uplink.heartbeat({ agentVersion: AGENT_VERSION, startedAt: this.startedAt, netDelayMs: this.uplink.netDelayMs, bufferedBatches: this.buffer.count, miners: this.poller.size });
+    } catch {
+      // server down: heartbeat resumes with the next cycle
+    }
+    await this.flushReports();
+    await this.pullTasks();
+    this.cycle++;
+    return {
+      cycle: this.cycle,
+      configSource,
+      scan,
+      poll: { durationMs: poll.durationMs, ok: poll.ok, failed: poll.failed, miners: poll.snapshotsJson.length },
+      batchSeq: batch.batchSeq,
+      uploaded: drained.sent,
+      buffered: this.buffer.count,
+    };
+  }
+
+  private async flushReports(): Promise<void> {
+    while (this.pendingReports.length > 0) {
+      const r = this.pendingReports[0];
+      if (!r) break;
+      try {
+        await this.uplink.postTaskResults(r.id, { results: r.results, done: r.done });
+        this.pendingReports.shift();
+      } catch {
+        return;
+      }
+    }
+  }
+
+  private async report(id: string, results: TaskMinerResult[], done: boolean): Promise<void> {
+    this.pendingReports.push({ id, results, done });
+    await this.flushReports();
+  }
+
+  /** Pulls tasks and starts each new one in the background. */
+  async pullTasks(): Promise<void> {
+    let got: Awaited<ReturnType<UplinkClient['getTasks']>>;
+    try {
+      got = await this.uplink.getTasks();
+    } catch {
+      return;
+    }
+    for (const bad of got.invalid) {
+      if (this.doneTasks.has(bad.id) || this.runningTasks.has(bad.id)) continue;
+      this.markDone(bad.id);
+      await this.report(bad.id, [], true);
+      this.log(`task ${bad.id} rejected: ${bad.error}`);
+    }
+    for (const t of got.tasks) {
+      if (this.doneTasks.has(t.id) || this.runningTasks.has(t.id)) continue;
+      const p = this.execute(t)
+        .then(() => undefined)
+        .catch((e: unknown) => this.log(`task ${t.id} failed: ${e instanceof Error ? e.message : String(e)}`))
+        .finally(() => this.runningTasks.delete(t.id));
+      this.runningTasks.set(t.id, p);
+    }
+  }
+
+  private markDone(id: string): void {
+    this.doneTasks.add(id);
+    const list = [...this.doneTasks].slice(-5000);
+    this.writeJson('tasks-done.json', list);
+  }
+
+  /** Runs one task to completion, posting results after each packet. */
+  async execute(task: AgentTask): Promise<TaskMinerResult[]> {
+    const results = await runTask(
+      task,
+      {
+        env: () => this.driverEnv(),
+        handle: (ip) => this.poller.handle(ip),
+        snapshot: (ip) => this.poller.lastSnapshot(ip),
+        remove: (ip) => {
+          this.poller.removeMiner(ip);
+        },
+        touched: (ip) => this.poller.invalidateDetail(ip),
+        fetchFile: (url) => this.uplink.fetchFile(url),
+        passwordChanged: (family, pw) => {
+          const key = family === 'antminer-stock' ? 'antminer' : family;
+          this.extraPasswords[key] = [pw, ...(this.extraPasswords[key] ?? []).filter((x) => x !== pw)];
+          this.poller.setEnv(this.driverEnv());
+        },
+      },
+      { pacing: this.config.batch, signal: this.abort.signal, onResults: (r, done) => this.report(task.id, r, done) },
+    );
+    this.markDone(task.id);
+    this.log(`task ${task.id} ${task.op}: ${results.filter((r) => r.ok).length}/${results.length} ok`);
+    return results;
+  }
+
+  /** Waits for background tasks (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.runningTasks.values()]);
+  }
+
+  /** Main loop until stop(). */
+  async run(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      const started = Date.now();
+      try {
+        const r = await this.runCycle();
+        this.log(`cycle ${r.cycle}: ${r.poll.ok}/${r.poll.miners} polled in ${r.poll.durationMs} ms, batch ${r.batchSeq}, uploaded ${r.uploaded}, buffered ${r.buffered}`);
+      } catch (e) {
+        this.log(`cycle failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      }
+      const wait = this.config.pollIntervalSec * 1000 - (Date.now() - started);
+      if (wait > 0) await sleep(wait, this.abort.signal);
+    }
+    await this.idle();
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+}

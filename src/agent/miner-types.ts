@@ -1,0 +1,101 @@
+import type { AgentCredentials, MinerPorts, TaskPool, WorkerSuffix } from '@shared/schemas/agent-uplink';
+import type { FirmwareFamily, MinerSnapshot, WorkMode } from '@shared/schemas/miner-snapshot';
+import type { AntminerWeb } from './protocols/antminer-web';
+import type { WhatsminerV2, WhatsminerV3 } from './protocols/whatsminer';
+
+/** What the scanner learned about a miner (stable between scans). */
+export interface IdentifiedMiner {
+  ip: string;
+  family: FirmwareFamily;
+  make: string;
+  /** Normalised model ('S19j Pro', 'M60S VK40'). */
+  model: string;
+  /** Model string as the firmware reported it. */
+  reportedModel: string;
+  firmwareVersion: string;
+  compileTime: string | null;
+  /** Whatsminer API generation chosen from the firmware date. */
+  whatsminerApi?: 'v2' | 'v3';
+  /** Antminer build ≥ 2023-07 answers the new API layout. */
+  newApi?: boolean;
+}
+
+/** Snapshot fields a family driver produces; the poller adds flags, labels, online state and time. */
+export type MinerReading = Omit<MinerSnapshot, 'online' | 'missedPolls' | 'state' | 'faultLabels' | 'takenAt'>;
+
+/** Agent-generated error codes (negative, so they never collide with firmware codes). */
+export const AGENT_ERROR = {
+  authFailed: { code: -401, message: 'auth-failed: configured web credentials were rejected' },
+  writeDisabled: { code: -403, message: "write API disabled (can't access write cmd)" },
+} as const;
+
+/** Long-lived per-miner state kept by the agent between cycles. */
+export interface MinerHandle {
+  id: IdentifiedMiner;
+  /** multi-command RPC unsupported on this unit: one connection per command */
+  noJoin?: boolean;
+  web?: AntminerWeb;
+  wm2?: WhatsminerV2;
+  wm3?: WhatsminerV3;
+  /** REST token (VNish / Braiins) */
+  restToken?: string;
+  /** slowly changing details (mac, sn, blink, errors) and the cycle they were read */
+  detail?: { mac: string; sn: string; blink?: boolean; cycle: number };
+  /** cycle counter for this miner */
+  cycle: number;
+}
+
+/** Runtime settings every driver call receives. */
+export interface DriverEnv {
+  ports: MinerPorts;
+  credentials: AgentCredentials;
+  connectTimeoutMs: number;
+  rpcTimeoutMs: number;
+  webTimeoutMs: number;
+  /** re-read slow details (mac/sn/blink/errors) every N cycles */
+  detailEveryCycles: number;
+}
+
+export const DEFAULT_PORTS: MinerPorts = { rpc: 4028, web: 80, whatsminerV3: 4433 };
+
+/** Failure of a batch operation with a stable reason code. */
+export class OpError extends Error {
+  constructor(
+    readonly reason: string,
+    message?: string,
+  ) {
+    super(message ?? reason);
+    this.name = 'OpError';
+  }
+}
+
+export interface FamilyDriver {
+  read(h: MinerHandle, env: DriverEnv): Promise<MinerReading>;
+  reboot(h: MinerHandle, env: DriverEnv): Promise<void>;
+  blink(h: MinerHandle, env: DriverEnv, on: boolean): Promise<void>;
+  setPools(h: MinerHandle, env: DriverEnv, pools: TaskPool[], suffix: WorkerSuffix, sn: string): Promise<void>;
+  workMode(h: MinerHandle, env: DriverEnv, mode: WorkMode): Promise<void>;
+  factoryReset(h: MinerHandle, env: DriverEnv): Promise<void>;
+  /** Returns nothing; the caller should make the new password part of the credentials. */
+  changePassword(h: MinerHandle, env: DriverEnv, newPassword: string): Promise<void>;
+  firmwareUpgrade(h: MinerHandle, env: DriverEnv, file: Buffer, fileName: string, keepSettings: boolean): Promise<void>;
+  dhcp(h: MinerHandle, env: DriverEnv): Promise<void>;
+  adjustHashrate(h: MinerHandle, env: DriverEnv, percent: number): Promise<void>;
+  setFrequency(h: MinerHandle, env: DriverEnv, freqMhz: number): Promise<void>;
+  powerPercent(h: MinerHandle, env: DriverEnv, percent: number): Promise<void>;
+}
+
+/**
+ * Detail refresh schedule: due on the first poll, then every `every` cycles. The first refresh is
+ * back-dated by a per-IP offset so 20,000 miners do not all refresh in the same cycle.
+ */
+export function detailDue(h: MinerHandle, every: number): boolean {
+  return !h.detail || h.cycle - h.detail.cycle >= every;
+}
+
+export function detailStamp(h: MinerHandle, every: number): number {
+  if (h.detail) return h.cycle;
+  let x = 0;
+  for (let i = 0; i < h.id.ip.length; i++) x = (x * 31 + h.id.ip.charCodeAt(i)) >>> 0;
+  return h.cycle - (x % Math.max(1, every));
+}

@@ -1,0 +1,247 @@
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { lookupModel } from './catalogue';
+import { forEachLimit } from './concurrency';
+import { antminerStockDriver } from './families/antminer-stock';
+import { braiinsDriver } from './families/braiins';
+import { vnishDriver } from './families/vnish';
+import { whatsminerDriver } from './families/whatsminer';
+import type { DriverEnv, FamilyDriver, IdentifiedMiner, MinerHandle, MinerReading } from './miner-types';
+import { computeFaultLabels, computeFlags, markDuplicateSns } from './state-flags';
+
+/**
+ * Polls every known miner once per cycle with bounded concurrency, normalises to MinerSnapshot,
+ * computes flags/labels, marks duplicate SNs, and keeps per-miner state between cycles. A miner is
+ * reported offline only after `offlineAfterMissed` consecutive failed polls; until then its last good
+ * data is repeated with `missedPolls` set.
+ */
+
+export function driverFor(family: IdentifiedMiner['family']): FamilyDriver | null {
+  switch (family) {
+    case 'antminer-stock':
+      return antminerStockDriver;
+    case 'whatsminer':
+      return whatsminerDriver;
+    case 'braiins':
+      return braiinsDriver;
+    case 'vnish':
+      return vnishDriver;
+    default:
+      return null;
+  }
+}
+
+interface MinerState {
+  handle: MinerHandle;
+  missed: number;
+  /** last snapshot as JSON text: ~4× smaller than the object graph, which matters at 20,000 miners */
+  last: string | null;
+  lastError?: string;
+}
+
+export interface CycleOptions {
+  offlineAfterMissed: number;
+  poolWhitelist: string[][];
+  concurrency: number;
+  signal?: AbortSignal;
+  /** Collect snapshots as JSON texts instead of objects (the agent loop; keeps RSS bounded). */
+  json?: boolean;
+}
+
+export interface CycleResult {
+  /** Snapshot objects (empty when the cycle was run with `json: true`). */
+  snapshots: MinerSnapshot[];
+  /** Snapshots as JSON texts, ip order (only with `json: true`): 4× less memory at 20,000 miners. */
+  snapshotsJson: string[];
+  startedAt: string;
+  durationMs: number;
+  ok: number;
+  failed: number;
+}
+
+export class Poller {
+  private readonly miners = new Map<string, MinerState>();
+
+  constructor(private env: DriverEnv) {}
+
+  setEnv(env: DriverEnv): void {
+    this.env = env;
+  }
+
+  getEnv(): DriverEnv {
+    return this.env;
+  }
+
+  /** Adds newly identified miners and refreshes identity of known ones (family change = new handle). */
+  upsertMiners(found: IdentifiedMiner[]): void {
+    for (const id of found) {
+      const st = this.miners.get(id.ip);
+      if (!st || st.handle.id.family !== id.family) {
+        this.miners.set(id.ip, { handle: { id: { ...id }, cycle: 0 }, missed: 0, last: null });
+      } else {
+        Object.assign(st.handle.id, id);
+      }
+    }
+  }
+
+  removeMiner(ip: string): boolean {
+    return this.miners.delete(ip);
+  }
+
+  handle(ip: string): MinerHandle | undefined {
+    return this.miners.get(ip)?.handle;
+  }
+
+  lastSnapshot(ip: string): MinerSnapshot | null {
+    const t = this.miners.get(ip)?.last;
+    return t ? (JSON.parse(t) as MinerSnapshot) : null;
+  }
+
+  /** Forces a detail refresh (MAC/SN/LED/mode) on the next poll, e.g. after an operation. */
+  invalidateDetail(ip: string): void {
+    const st = this.miners.get(ip);
+    if (st?.handle.detail) st.handle.detail.cycle = -1e9;
+  }
+
+  get size(): number {
+    return this.miners.size;
+  }
+
+  ips(): string[] {
+    return [...this.miners.keys()];
+  }
+
+  /** Polls one miner now (used by the cycle and by tests). */
+  async pollOne(ip: string, o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist'>): Promise<MinerSnapshot | null> {
+    return (await this.pollOneText(ip, o))?.snap ?? null;
+  }
+
+  /** pollOne plus the snapshot's JSON text (serialised once, shared with the cycle output). */
+  private async pollOneText(ip: string, o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist'>): Promise<{ snap: MinerSnapshot; text: string } | null> {
+    const st = this.miners.get(ip);
+    if (!st) return null;
+    const driver = driverFor(st.handle.id.family);
+    const now = new Date().toISOString();
+    if (driver) {
+      try {
+        const reading = await driver.read(st.handle, this.env);
+        st.handle.cycle++;
+        st.missed = 0;
+        st.lastError = undefined;
+        const snap = this.toSnapshot(reading, now, o.poolWhitelist);
+        st.last = JSON.stringify(snap);
+        return { snap, text: st.last };
+      } catch (e) {
+        st.lastError = e instanceof Error ? e.message : String(e);
+      }
+    }
+    st.handle.cycle++;
+    st.missed++;
+    const online = st.missed < o.offlineAfterMissed;
+    if (st.last) {
+      const last = JSON.parse(st.last) as MinerSnapshot;
+      const snap: MinerSnapshot = { ...last, online, missedPolls: st.missed, state: online ? last.state : offlineFlags() };
+      st.last = JSON.stringify(snap);
+      return { snap, text: st.last };
+    }
+    const blank = this.blankSnapshot(st.handle, online, st.missed, now);
+    return { snap: blank, text: JSON.stringify(blank) };
+  }
+
+  lastError(ip: string): string | undefined {
+    return this.miners.get(ip)?.lastError;
+  }
+
+  async pollCycle(o: CycleOptions): Promise<CycleResult> {
+    const started = Date.now();
+    const startedAt = new Date(started).toISOString();
+    const out: MinerSnapshot[] = [];
+    const outJson: Array<{ ip: string; sn: string; text: string }> = [];
+    let ok = 0;
+    let failed = 0;
+    const ips = [...this.miners.keys()];
+    await forEachLimit(ips, o.concurrency, async (ip) => {
+      if (o.signal?.aborted) return;
+      const r = await this.pollOneText(ip, o);
+      if (!r) return;
+      const s = r.snap;
+      if (s.missedPolls === 0) ok++;
+      else failed++;
+      if (o.json) outJson.push({ ip: s.ip, sn: s.sn, text: r.text });
+      else out.push(s);
+    });
+    let snapshotsJson: string[] = [];
+    if (o.json) {
+      markDuplicateSnsJson(outJson);
+      outJson.sort((a, b) => ipNum(a.ip) - ipNum(b.ip));
+      snapshotsJson = outJson.map((x) => x.text);
+    } else {
+      markDuplicateSns(out);
+      out.sort((a, b) => ipNum(a.ip) - ipNum(b.ip));
+    }
+    return { snapshots: out, snapshotsJson, startedAt, durationMs: Date.now() - started, ok, failed };
+  }
+
+  private toSnapshot(r: MinerReading, takenAt: string, whitelist: string[][]): MinerSnapshot {
+    const model = lookupModel(r.model, r.family) ?? lookupModel(this.miners.get(r.ip)?.handle.id.reportedModel ?? '', r.family);
+    return {
+      ...r,
+      online: true,
+      missedPolls: 0,
+      state: computeFlags(r, model, whitelist, true),
+      faultLabels: computeFaultLabels(r, model),
+      takenAt,
+    };
+  }
+
+  private blankSnapshot(h: MinerHandle, online: boolean, missed: number, takenAt: string): MinerSnapshot {
+    const id = h.id;
+    return {
+      ip: id.ip,
+      mac: h.detail?.mac ?? '',
+      sn: h.detail?.sn ?? '',
+      make: id.make,
+      model: id.model,
+      family: id.family,
+      firmwareVersion: id.firmwareVersion,
+      compileTime: id.compileTime,
+      rt5s: 0,
+      rate30m: 0,
+      avg: 0,
+      ideal: 0,
+      boards: [],
+      fans: [],
+      pools: [],
+      workMode: 'normal',
+      elapsedSec: 0,
+      errorCodes: [],
+      online,
+      missedPolls: missed,
+      state: { ...offlineFlags(), online },
+      faultLabels: [],
+      takenAt,
+    };
+  }
+}
+
+/** markDuplicateSns for JSON-text snapshots: only the affected few are re-parsed. */
+function markDuplicateSnsJson(items: Array<{ sn: string; text: string }>): void {
+  const count = new Map<string, number>();
+  for (const x of items) if (x.sn) count.set(x.sn, (count.get(x.sn) ?? 0) + 1);
+  for (const x of items) {
+    const dup = x.sn !== '' && (count.get(x.sn) ?? 0) > 1;
+    const has = x.text.includes('"duplicate-sn"');
+    if (dup === has) continue;
+    const snap = JSON.parse(x.text) as MinerSnapshot;
+    markDuplicateSns([snap]);
+    if (dup) snap.faultLabels.push('duplicate-sn');
+    x.text = JSON.stringify(snap);
+  }
+}
+
+function offlineFlags(): MinerSnapshot['state'] {
+  return { online: false, qualified: false, unqualified: false, zeroHashrate: false, cannotStart: false, illegalPool: false, abnormalIdeal: false, sleeping: false, lowPower: false };
+}
+
+function ipNum(ip: string): number {
+  return ip.split('.').reduce((acc, p) => acc * 256 + Number(p), 0);
+}

@@ -1,0 +1,297 @@
+import net from 'node:net';
+import { parseCgminerText, parseTolerantJson, stripNul } from './tolerant-json';
+
+/**
+ * CGMiner-family RPC client (TCP 4028; miner-protocols.md §1, §10.1).
+ * One request per TCP connection. The reply is read until a NUL byte, the peer closing, or (for
+ * btminer, which may keep the socket open) until the buffer parses as a complete JSON document.
+ * Every failure is a rejected promise with an RpcError – never an uncaught exception, never a hang.
+ */
+
+export type RpcErrorKind =
+  | 'refused' // ECONNREFUSED
+  | 'connect-timeout'
+  | 'timeout' // connected, no complete reply in time
+  | 'reset' // ECONNRESET / EPIPE / closed before any byte
+  | 'unreachable' // EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL …
+  | 'empty' // closed without data
+  | 'parse' // reply could not be repaired
+  | 'no-data' // firmware proxy said "Socket connect failed"
+  | 'status' // STATUS W/E/F
+  | 'denied'; // STATUS E Code 45
+
+export class RpcError extends Error {
+  constructor(
+    readonly kind: RpcErrorKind,
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+export interface RpcOptions {
+  /** TCP connect timeout (default 3000 ms). */
+  connectTimeoutMs?: number;
+  /** Whole-exchange deadline after connect (default 10000 ms). */
+  timeoutMs?: number;
+  /** Upper bound on reply size (default 4 MiB); larger replies are cut and repaired as truncated. */
+  maxBytes?: number;
+}
+
+const DEFAULT_CONNECT_MS = 3000;
+const DEFAULT_TIMEOUT_MS = 10000;
+const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+
+function classifySocketError(err: NodeJS.ErrnoException, connected: boolean): RpcError {
+  const code = err.code ?? '';
+  if (code === 'ECONNREFUSED') return new RpcError('refused', `connection refused`);
+  if (code === 'ECONNRESET' || code === 'EPIPE') return new RpcError('reset', `connection reset`);
+  if (!connected && (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL' || code === 'EHOSTDOWN'))
+    return new RpcError('unreachable', code);
+  return new RpcError('reset', `${code || 'socket error'}: ${err.message}`);
+}
+
+/**
+ * Sends raw bytes on a fresh connection and returns the raw reply (NUL and framing left in place).
+ * `completeWhenJson`: also finish when the buffer (ending in `}`) parses as JSON (btminer keep-open).
+ */
+export function rpcExchange(host: string, port: number, payload: string, opts: RpcOptions & { completeWhenJson?: boolean } = {}): Promise<string> {
+  const connectMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_MS;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  return new Promise<string>((resolve, reject) => {
+    let settled = false;
+    let connected = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const sock = net.connect({ host, port });
+    sock.setNoDelay(true);
+    let timer: NodeJS.Timeout = setTimeout(() => finish(new RpcError('connect-timeout', `connect timeout after ${connectMs} ms`)), connectMs);
+
+    function text(): string {
+      return Buffer.concat(chunks, size).toString('utf8');
+    }
+    function finish(err: RpcError | null, value?: string): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      sock.removeAllListeners('data');
+      sock.destroy();
+      if (err) reject(err);
+      else resolve(value ?? '');
+    }
+
+    sock.once('connect', () => {
+      connected = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        // a reply that stalls after some bytes is handed to the tolerant parser (truncated output)
+        if (size > 0) finish(null, text());
+        else finish(new RpcError('timeout', `no reply within ${timeoutMs} ms`));
+      }, timeoutMs);
+      sock.write(payload);
+    });
+    sock.on('data', (buf: Buffer) => {
+      const nul = buf.indexOf(0);
+      if (nul >= 0) {
+        chunks.push(buf.subarray(0, nul));
+        size += nul;
+        finish(null, text());
+        return;
+      }
+      chunks.push(buf);
+      size += buf.length;
+      if (size >= maxBytes) {
+        finish(null, text());
+        return;
+      }
+      if (opts.completeWhenJson) {
+        const last = buf[buf.length - 1];
+        if (last === 0x7d /* } */ || last === 0x0a) {
+          const t = text();
+          const p = parseTolerantJsonStrict(t);
+          if (p) finish(null, t);
+        }
+      }
+    });
+    sock.once('end', () => {
+      if (size === 0) finish(new RpcError('empty', 'connection closed without a reply'));
+      else finish(null, text());
+    });
+    sock.once('close', () => {
+      if (size === 0) finish(new RpcError(connected ? 'empty' : 'reset', 'connection closed without a reply'));
+      else finish(null, text());
+    });
+    sock.on('error', (err: NodeJS.ErrnoException) => {
+      if (size > 0) finish(null, text());
+      else finish(classifySocketError(err, connected));
+    });
+  });
+}
+
+function parseTolerantJsonStrict(t: string): boolean {
+  const s = stripNul(t);
+  if (!s.endsWith('}')) return false;
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type RpcObject = Record<string, unknown>;
+
+/** STATUS of a reply: array form, object form (new Antminer API), flat btminer form, or bare RESTART/BYE. */
+export interface RpcStatus {
+  letter: string;
+  code: number | null;
+  msg: string;
+  description: string;
+}
+
+export function readStatus(reply: unknown): RpcStatus | null {
+  if (!reply || typeof reply !== 'object') return null;
+  const o = reply as RpcObject;
+  const st = o['STATUS'];
+  if (typeof st === 'string') {
+    // btminer flat envelope or bare RESTART/BYE
+    return {
+      letter: st,
+      code: typeof o['Code'] === 'number' ? (o['Code'] as number) : null,
+      msg: typeof o['Msg'] === 'string' ? (o['Msg'] as string) : '',
+      description: typeof o['Description'] === 'string' ? (o['Description'] as string) : '',
+    };
+  }
+  const s0 = Array.isArray(st) ? st[0] : st;
+  if (!s0 || typeof s0 !== 'object') return null;
+  const s = s0 as RpcObject;
+  const code = s['Code'] ?? s['code'];
+  return {
+    letter: String(s['STATUS'] ?? ''),
+    code: typeof code === 'number' ? code : code !== undefined && Number.isFinite(Number(code)) ? Number(code) : null,
+    msg: typeof s['Msg'] === 'string' ? (s['Msg'] as string) : typeof s['msg'] === 'string' ? (s['msg'] as string) : '',
+    description: String(s['Description'] ?? ''),
+  };
+}
+
+/** True when the STATUS letter means success (S, I) or the reply is a bare RESTART/BYE token. */
+export function isSuccess(status: RpcStatus | null): boolean {
+  if (!status) return true; // no STATUS section (e.g. {"PAUSE":[true]}) – caller validates content
+  return status.letter === 'S' || status.letter === 'I' || status.letter === 'RESTART' || status.letter === 'BYE';
+}
+
+/** Parses a raw reply (JSON, repaired JSON, or plain-text form). Throws RpcError (never anything else). */
+export function parseReply(raw: string): RpcObject {
+  const s = stripNul(raw);
+  if (s.length === 0) throw new RpcError('empty', 'empty reply');
+  if (/^Socket connect failed/i.test(s)) throw new RpcError('no-data', s.slice(0, 120));
+  if (s.startsWith('STATUS=')) {
+    const t = parseCgminerText(s);
+    if (t) return t as RpcObject;
+  }
+  if (s === 'RESTART' || s === 'BYE') return { STATUS: s };
+  const p = parseTolerantJson(s);
+  if (!p.ok) throw new RpcError('parse', `unparsable reply (${p.error}): ${s.slice(0, 80)}`);
+  if (typeof p.value === 'string' && (p.value === 'RESTART' || p.value === 'BYE')) return { STATUS: p.value };
+  if (!p.value || typeof p.value !== 'object' || Array.isArray(p.value)) throw new RpcError('parse', 'reply is not an object');
+  return p.value as RpcObject;
+}
+
+export interface CommandOptions extends RpcOptions {
+  parameter?: string;
+  /** Extra top-level keys (e.g. {new_api:true}, btminer parameters). */
+  extra?: Record<string, unknown>;
+  /** Send the plain-text form `cmd|param` instead of JSON. */
+  plain?: boolean;
+  /** Use the btminer key `cmd` instead of `command`. */
+  cmdKey?: 'command' | 'cmd';
+  /** Return replies whose STATUS is W/E/F instead of throwing. */
+  allowError?: boolean;
+  completeWhenJson?: boolean;
+}
+
+/** Builds the request text for one command. */
+export function buildRequest(command: string, o: Pick<CommandOptions, 'parameter' | 'extra' | 'plain' | 'cmdKey'> = {}): string {
+  if (o.plain) return o.parameter !== undefined ? `${command}|${o.parameter}` : command;
+  const body: Record<string, unknown> = { [o.cmdKey ?? 'command']: command };
+  if (o.parameter !== undefined) body['parameter'] = o.parameter;
+  if (o.extra) Object.assign(body, o.extra);
+  return JSON.stringify(body);
+}
+
+/** Sends one command and returns the parsed reply; STATUS W/E/F → RpcError('status'|'denied') unless allowError. */
+export async function rpcCommand(host: string, port: number, command: string, o: CommandOptions = {}): Promise<RpcObject> {
+  const raw = await rpcExchange(host, port, buildRequest(command, o), o);
+  const reply = parseReply(raw);
+  if (!o.allowError) {
+    const st = readStatus(reply);
+    if (!isSuccess(st)) {
+      throw new RpcError(st?.code === 45 ? 'denied' : 'status', `${command}: ${st?.msg || st?.letter || 'error'}`, st?.code ?? undefined);
+    }
+  }
+  return reply;
+}
+
+/** Per-command outcome of a multi-command read. */
+export type MultiResult = Record<string, { ok: true; reply: RpcObject } | { ok: false; error: RpcError }>;
+
+export interface MultiOptions extends CommandOptions {
+  /** Skip the joined request and go straight to one connection per command (learned per miner). */
+  noJoin?: boolean;
+}
+
+/**
+ * Multi-command read (`summary+pools+stats`). Each command's section is `reply[cmd][0]`. If the joined
+ * request fails or a section is missing / in error, that command is retried alone on its own connection.
+ * `joined` reports whether the joined request served at least one command (callers cache this per miner).
+ */
+export async function rpcMulti(
+  host: string,
+  port: number,
+  commands: string[],
+  o: MultiOptions = {},
+): Promise<{ results: MultiResult; joined: boolean; joinUnsupported: boolean }> {
+  const results: MultiResult = {};
+  let joined = false;
+  let joinTried = false;
+  const pending = new Set(commands);
+  if (!o.noJoin && commands.length > 1) {
+    joinTried = true;
+    try {
+      const reply = await rpcCommand(host, port, commands.join('+'), { ...o, allowError: true });
+      for (const c of commands) {
+        const sec = reply[c];
+        const r0 = Array.isArray(sec) ? sec[0] : undefined;
+        if (r0 && typeof r0 === 'object') {
+          const st = readStatus(r0);
+          if (isSuccess(st)) {
+            results[c] = { ok: true, reply: r0 as RpcObject };
+            pending.delete(c);
+            joined = true;
+          }
+        }
+      }
+    } catch (e) {
+      const err = e instanceof RpcError ? e : new RpcError('parse', String(e));
+      // unreachable miner: do not hammer it with one connection per command
+      if (err.kind === 'refused' || err.kind === 'connect-timeout' || err.kind === 'unreachable') {
+        for (const c of commands) results[c] = { ok: false, error: err };
+        return { results, joined, joinUnsupported: false };
+      }
+    }
+  }
+  await Promise.all(
+    [...pending].map(async (c) => {
+      try {
+        results[c] = { ok: true, reply: await rpcCommand(host, port, c, o) };
+      } catch (e) {
+        results[c] = { ok: false, error: e instanceof RpcError ? e : new RpcError('parse', String(e)) };
+      }
+    }),
+  );
+  const anyAlone = [...pending].some((c) => results[c]?.ok);
+  return { results, joined, joinUnsupported: joinTried && !joined && anyAlone };
+}
