@@ -81,7 +81,8 @@ export class UplinkClient {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          this.netDelayMs = Date.now() - started;
+          // Network delay from light calls only: an upload's time is mostly the server storing it.
+          if (!body || body.length < 4096) this.netDelayMs = Date.now() - started;
           resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers });
         });
         res.on('error', (e) => fail(new UplinkError(e.message, null)));

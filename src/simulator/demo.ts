@@ -83,7 +83,8 @@ async function main(): Promise<void> {
   console.log(`[demo] starting the simulated fleet: ${miners} miners on 127.20.0.1…`);
   const fleet = await startFleet({ miners, cidr: '127.20.0.0/16', seed: Number(values.seed) });
   fleetClose = () => fleet.close();
-  run('server', ['src/server/main.ts'], { HOST: host, PORT: String(port), DATA_DIR: dataDir });
+  // The server logs warnings only, so the agent's cycle lines stay readable (LOG_LEVEL overrides).
+  run('server', ['src/server/main.ts'], { HOST: host, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
   await waitForServer();
 
   const cfg = await call<{ setupNeeded: boolean }>('GET', '/api/config/public');
