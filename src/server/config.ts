@@ -19,6 +19,14 @@ export interface ServerConfig {
   logLevel: string;
   trustProxy: boolean;
   version: string;
+  /** SECRET_KEY: 32 bytes as base64 or hex, encrypts stored secrets; null = a key file generated under dataDir. Never logged. */
+  secretKey: string | null;
+  /** Verification-code mail (SMTP_URL, e.g. smtp://user:pass@host:587; null = e-mail codes unavailable) and sender (MAIL_FROM). */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** SMS codes through a generic JSON POST provider (SMS_HTTP_URL, SMS_HTTP_TOKEN); null = log-only. */
+  smsHttpUrl: string | null;
+  smsHttpToken: string | null;
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
@@ -43,6 +51,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',
     version: env.npm_package_version ?? '0.1.0',
+    secretKey: str(env.SECRET_KEY),
+    smtpUrl: str(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM ?? 'Hashfield <no-reply@hashfield.local>',
+    smsHttpUrl: str(env.SMS_HTTP_URL),
+    smsHttpToken: str(env.SMS_HTTP_TOKEN),
     ...overrides,
   };
 }

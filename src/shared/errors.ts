@@ -27,6 +27,19 @@ export const ERROR = {
   regionLocked: { code: 1010, status: 403, key: 'regionLocked' },
   userDisabled: { code: 1011, status: 403, key: 'userDisabled' },
   lastAdmin: { code: 1012, status: 400, key: 'lastAdmin' },
+  codeRequired: { code: 1020, status: 400, key: 'codeRequired' },
+  codeWrong: { code: 1021, status: 400, key: 'codeWrong' },
+  smsAreaUnsupported: { code: 1022, status: 400, key: 'smsAreaUnsupported' },
+  emailNotBound: { code: 1023, status: 400, key: 'emailNotBound' },
+  mobileNotBound: { code: 1024, status: 400, key: 'mobileNotBound' },
+  mailUnavailable: { code: 1025, status: 503, key: 'mailUnavailable' },
+  smsUnavailable: { code: 1026, status: 503, key: 'smsUnavailable' },
+  unsupportedFileFormat: { code: 1027, status: 400, key: 'unsupportedFileFormat' },
+  tooManyRows: { code: 1028, status: 400, key: 'tooManyRows' },
+  tooManyTargets: { code: 1029, status: 400, key: 'tooManyTargets' },
+  noTargets: { code: 1030, status: 400, key: 'noTargets' },
+  ipListExpired: { code: 1031, status: 400, key: 'ipListExpired' },
+  ipListEmpty: { code: 1032, status: 400, key: 'ipListEmpty' },
 } as const;
 
 export type ErrorName = keyof typeof ERROR;

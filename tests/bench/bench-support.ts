@@ -190,6 +190,47 @@ export async function startServer(opts: ServerOptions): Promise<BenchServer> {
   };
 }
 
+export interface BenchChild {
+  pid: number;
+  /** Everything the child wrote to stdout and stderr so far (the last ~100 kB). */
+  output(): string;
+  /** Resolves with the child's exit code (null when killed by a signal). */
+  exit: Promise<number | null>;
+  /** SIGTERM to its process group, SIGKILL after 5 s. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node <nodeArgs…>` in its own process group (so nothing it starts survives), registered with the
+ * cleanup registry: killed at the end, also on error and Ctrl-C.
+ */
+export function spawnChild(nodeArgs: string[], env: Record<string, string> = {}): BenchChild {
+  let out = '';
+  const child = spawn(process.execPath, nodeArgs, { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const append = (d: Buffer) => {
+    out += d.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exit = new Promise<number | null>((ok) => {
+    child.once('exit', (code) => ok(code));
+    child.once('error', () => ok(null));
+  });
+  const stop = track({
+    sync: () => killGroup(child, 'SIGKILL'),
+    async: async () => {
+      killGroup(child, 'SIGTERM');
+      if (!(await exited(child, 5_000))) {
+        killGroup(child, 'SIGKILL');
+        await exited(child, 5_000);
+      }
+      killGroup(child, 'SIGKILL');
+    },
+  });
+  return { pid: child.pid ?? -1, output: () => out, exit, stop };
+}
+
 let clockTicks = 0;
 
 /** CPU time (user + system) of a process from /proc/<pid>/stat, ms; 0 when it is gone. */

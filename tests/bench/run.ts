@@ -32,14 +32,23 @@
  *     validation, the one ingest transaction). "server CPU" is the Node server process's CPU time per steady
  *     batch (on PGlite that includes the database); "PostgreSQL CPU" the backends' CPU time per steady
  *     batch. RSS after / peak is the Node server process (VmRSS / VmHWM); PostgreSQL's memory is not in it.
+ *
+ * (d) agent — only when named (`npm run bench:agent`, ≈ 3–5 minutes): the farm agent's real poller and
+ *     scanner in their own process (tests/bench/agent-cycle-child.ts, the agent's heap flags) against the
+ *     simulator in another: a 20,000-miner poll cycle (first and steady) vs a bare summary client at the
+ *     same concurrency, scan + identify of a /22 (1,000 miners) and a /16 (20,000), then the
+ *     snapshot-ingest figures for the same batch size (HF_BENCH_AGENT_INGEST=0 skips them). Details in
+ *     tests/bench/agent.bench.ts.
  */
 import { availableParallelism } from 'node:os';
 import { cleanupAll, cleanupAllSync, machineContext } from './bench-support';
 
-const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+/** `onlyWhenNamed`: too long for the default run (the 3-minute budget); runs only when named, e.g. `npm run bench:agent`. */
+const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }>; onlyWhenNamed?: boolean }> = [
   { name: 'server-start', load: () => import('./server-start.bench') },
   { name: 'menu-latency', load: () => import('./menu-latency.bench') },
   { name: 'snapshot-ingest', load: () => import('./snapshot-ingest.bench') },
+  { name: 'agent', load: () => import('./agent.bench'), onlyWhenNamed: true },
 ];
 
 process.on('exit', cleanupAllSync);
@@ -63,7 +72,7 @@ console.log(`Hashfield benchmarks — node ${process.version}, ${process.platfor
 console.log(machineContext());
 try {
   for (const b of BENCHES) {
-    if (wanted.length && !wanted.includes(b.name)) continue;
+    if (wanted.length ? !wanted.includes(b.name) : b.onlyWhenNamed) continue;
     const started = performance.now();
     try {
       await (await b.load()).run();

@@ -17,6 +17,8 @@ export const ROUTE_COMPONENTS: Readonly<Record<string, Page>> = {
   roles: lazy(() => import('@client/features/roles/routes/roles-page').then((m) => ({ default: m.RolesPage }))),
   accountSecurity: lazy(() => import('@client/features/account/routes/account-security-page').then((m) => ({ default: m.AccountSecurityPage }))),
   scanIpRanges: lazy(() => import('@client/features/scan-ip/routes/scan-ip-page').then((m) => ({ default: m.ScanIpPage }))),
+  customers: lazy(() => import('@client/features/hosting/routes/customers-page').then((m) => ({ default: m.CustomersPage }))),
+  poolSettings: lazy(() => import('@client/features/hosting/routes/pool-settings-page').then((m) => ({ default: m.PoolSettingsPage }))),
   minerList: lazy(() => import('@client/features/miners/routes/miner-list-page').then((m) => ({ default: m.MinerListPage }))),
   minerDetail: lazy(() => import('@client/features/miners/routes/miner-detail-page').then((m) => ({ default: m.MinerDetailPage }))),
   modelStatistics: lazy(() => import('@client/features/miners/routes/model-stats-page').then((m) => ({ default: m.ModelStatsPage }))),

@@ -175,6 +175,10 @@ export interface AgentTasksTable {
   created_at: TimestampDefault;
   picked_at: Timestamp | null;
   done_at: Timestamp | null;
+  /** API op name of a batch (batchReboot …); null for tasks not started as a batch. */
+  batch_op: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Targets including the refused ones; null = target_count. */
+  total_count: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AgentTaskResultsTable {
@@ -183,6 +187,53 @@ export interface AgentTaskResultsTable {
   ok: boolean;
   reason: string | null;
   at: TimestampDefault;
+}
+
+export interface MinerMarksTable {
+  agent_key: string;
+  ip: string;
+  customer: string | null;
+  off_shelf: Generated<boolean>;
+  off_shelf_at: Timestamp | null;
+  accident: string | null;
+  accident_note: string | null;
+  accident_at: Timestamp | null;
+  updated_by: string | null;
+  updated_at: TimestampDefault;
+}
+
+export interface VerificationCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  purpose: string;
+  channel: string;
+  code_hash: string;
+  expires_at: Timestamp;
+  attempts: Generated<number>;
+  used_at: Timestamp | null;
+  created_at: TimestampDefault;
+}
+
+export interface MessageOutboxTable {
+  id: Generated<string>;
+  user_id: string | null;
+  channel: string;
+  recipient: string;
+  purpose: string;
+  provider: string;
+  status: string;
+  error: string | null;
+  created_at: TimestampDefault;
+}
+
+export interface IpListsTable {
+  id: Generated<string>;
+  agent_key: string;
+  user_id: string | null;
+  entries: Json<{ ip: string; sn?: string; customer?: string }[]>;
+  entry_count: number;
+  created_at: TimestampDefault;
+  expires_at: Timestamp;
 }
 
 export interface ScanIpRangesTable {
@@ -203,6 +254,10 @@ export interface Database {
   agent_tasks: AgentTasksTable;
   agent_task_results: AgentTaskResultsTable;
   scan_ip_ranges: ScanIpRangesTable;
+  miner_marks: MinerMarksTable;
+  verification_codes: VerificationCodesTable;
+  message_outbox: MessageOutboxTable;
+  ip_lists: IpListsTable;
   users: UsersTable;
   roles: RolesTable;
   sessions: SessionsTable;

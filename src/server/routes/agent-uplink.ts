@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { AGENT_UPLINK_PREFIX, AgentConfig, Heartbeat, SnapshotBatch, TaskResultReport } from '@shared/schemas/agent-uplink';
+import { whitelistForAgent } from '../domains/customers-pools/pools.repository';
 import { ingestSnapshots } from '../domains/miners/ingest-snapshots';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
@@ -51,9 +52,11 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
     const key = req.agent!.agentKey;
     const farm = await db.selectFrom('farms').select(['agent_settings']).where('agent_key', '=', key).executeTakeFirstOrThrow();
     const ranges = await db.selectFrom('scan_ip_ranges').select(['ip_begin', 'ip_end']).where('agent_key', '=', key).orderBy('sort_no').orderBy('created_at').execute();
+    const poolWhitelist = await whitelistForAgent(db, key);
     const config = AgentConfig.parse({
       ...farm.agent_settings,
       scanRanges: ranges.map((r) => ({ ipBegin: r.ip_begin, ipEnd: r.ip_end })),
+      poolWhitelist,
     });
     return ok(config);
   });

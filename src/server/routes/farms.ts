@@ -147,7 +147,15 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
       batch: { packetSize, pauseMs, concurrency: Math.min(packetSize, 50) },
       ...(rpcPort || webPort || whatsminerV3Port ? { ports: { rpc: rpcPort ?? 4028, web: webPort ?? 80, whatsminerV3: whatsminerV3Port ?? 4433 } } : {}),
     };
-    const row = await db.updateTable('farms').set({ agent_settings: JSON.stringify(stored), updated_at: new Date() }).where('agent_key', '=', agentKey).returningAll().executeTakeFirstOrThrow();
+    // Merge: other settings kept in the same object (e.g. the farm power limit) survive this form.
+    const current = (await mustGet(agentKey)).agent_settings;
+    const { ports: _oldPorts, ...kept } = current;
+    const row = await db
+      .updateTable('farms')
+      .set({ agent_settings: JSON.stringify({ ...kept, ...stored }), updated_at: new Date() })
+      .where('agent_key', '=', agentKey)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return ok(toAgentSettings(row.agent_settings));
   });
 }

@@ -2,10 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { accessRoutes } from './access';
 import { agentUplinkRoutes } from './agent-uplink';
 import { authRoutes } from './auth';
+import { batchOperationRoutes } from './batch-operations';
+import { customerRoutes } from './customers';
 import { farmRoutes } from './farms';
 import { minerRoutes } from './miners';
 import { notificationRoutes } from './notifications';
+import { poolRoutes } from './pools';
 import { scanIpRoutes } from './scan-ip';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes];

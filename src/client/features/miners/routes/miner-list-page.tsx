@@ -2,7 +2,7 @@
  * /device/miner: the on-shelf miners of the current farm (spec 3 §2) — the screen operators live in.
  * Server-side filter / sort / paging kept in the address, counters that filter, every column (picker,
  * remembered per user), a selection kept for batch operations (explicit miners or "all N matching"),
- * export of the selection as CSV or Excel, refresh every 60 s.
+ * export of the selection as CSV or Excel, batch operations on the selection or an uploaded IP list, refresh every 60 s.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Group, Menu, Stack, Text } from '@mantine/core';
@@ -18,6 +18,7 @@ import { formatDate } from '@shared/format/date';
 import { formatNumber } from '@shared/format/number';
 import { MINER_SORT_KEYS, type MinerFilter, type MinerRow, type MinerSortKey } from '@shared/schemas/miner';
 import { getAllMatchingMiners, useMinerList, useMinerStat } from '../api/miners-api';
+import { BatchOperationsBar } from '../components/batch-operations-bar';
 import { MinerCounters } from '../components/miner-counters';
 import { MinerFilterBar } from '../components/miner-filter-bar';
 import { MinersPageHeader } from '../components/miners-page-header';
@@ -133,6 +134,7 @@ function MinerList({ agentKey }: { agentKey: string }) {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      <BatchOperationsBar agentKey={agentKey} selection={selection} count={count} />
     </Group>
   );
 

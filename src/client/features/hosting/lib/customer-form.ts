@@ -1,0 +1,20 @@
+/** Row helpers of the customer dialog (spec 2 §4): a new hosting row, and a row whose model type changed. */
+import { type Currency, priceUnit } from '@shared/format/number';
+import type { CustomerFormValues } from '@shared/schemas/customer';
+
+export type HostingFormRow = CustomerFormValues['hostingResult'][number];
+
+export function emptyHostingRow(): HostingFormRow {
+  return { type: '', coinType: '', hashRate: '', hashRateUnit: 'TH/s', minerModel: '', minerNum: '' };
+}
+
+/** Changing the model type of a row clears its coinType and hashRate; minerModel follows the type. */
+export function withTypeChanged(row: HostingFormRow, type: string): HostingFormRow {
+  if (type === row.type) return row;
+  return { ...row, type, minerModel: type, coinType: '', hashRate: '' };
+}
+
+/** "¥/kwh" or "$/kwh" after a price. */
+export function priceLabel(price: string, unit: Currency): string {
+  return `${price} ${priceUnit(unit)}`;
+}

@@ -1,0 +1,156 @@
+import { useMemo, useState } from 'react';
+import { ActionIcon, Badge, Button, EmptyState, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { DataTable } from '@client/components/data-table/data-table';
+import type { Column } from '@client/components/data-table/data-table-types';
+import { PageHeader } from '@client/components/page-header';
+import { useAgentKey } from '@client/lib/agent-key';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePermissions } from '@client/lib/session-api';
+import { formatNumber } from '@shared/format/number';
+import { CUSTOMER_PERMISSION, type Customer } from '@shared/schemas/customer';
+import { useCustomerList, useDeleteCustomer } from '../api/customers-api';
+import { CustomerFormDialog } from '../components/customer-form-dialog';
+import { priceLabel } from '../lib/customer-form';
+
+type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; customer: Customer };
+const EMPTY: readonly Customer[] = [];
+
+/** /setting/customer: the farm's hosting customers with their electricity price and hosted miners (spec 2 §2). */
+export function CustomersPage() {
+  const { t } = useTranslation('customers');
+  const agentKey = useAgentKey();
+  const { has } = usePermissions();
+  const canOperate = has(CUSTOMER_PERMISSION.operate);
+  const list = useCustomerList(agentKey);
+  const rows = list.data?.list ?? EMPTY;
+  const { mutate: remove } = useDeleteCustomer();
+  const [dialog, setDialog] = useState<DialogState>({ mode: 'closed' });
+
+  const columns = useMemo<Column<Customer>[]>(() => {
+    const confirmDelete = (c: Customer) =>
+      modals.openConfirmModal({
+        title: t('delete.confirmTitle'),
+        children: <Text size="sm">{t('delete.confirmBody', { name: c.name })}</Text>,
+        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
+        confirmProps: { color: 'red' },
+        onConfirm: () =>
+          remove(
+            { agentKey: c.agentKey, id: c.id },
+            { onSuccess: () => notifySuccess(t('feedback.deleteSuccess')), onError: (error) => notifyFailure(error, t('feedback.failed')) },
+          ),
+      });
+    const cols: Column<Customer>[] = [
+      { key: 'name', title: t('columns.name'), width: 160 },
+      { key: 'contract', title: t('columns.contract'), width: 130 },
+      {
+        key: 'contact',
+        title: t('columns.contact'),
+        width: 220,
+        render: (c) => (
+          <Text size="sm" lineClamp={2}>
+            {[c.email, c.mobile.split(',').filter(Boolean).map((m, i) => `+${c.areaCode.split(',')[i] ?? '86'} ${m}`).join(', ')].filter(Boolean).join(', ') || '-'}
+          </Text>
+        ),
+      },
+      { key: 'electricPrice', title: t('columns.electricPrice'), width: 140, align: 'right', render: (c) => priceLabel(c.electricPrice, c.electricUnit) },
+      {
+        key: 'hosting',
+        title: t('columns.hosting'),
+        width: 260,
+        render: (c) => (
+          <Text size="sm" lineClamp={2}>
+            {c.hostingResult.map((r) => `${r.type} ${r.coinType} ${formatNumber(r.hashRate)} ${r.hashRateUnit} × ${formatNumber(r.minerNum)}`).join('; ')}
+          </Text>
+        ),
+      },
+      { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (c) => new Date(c.createdAt).toLocaleString() },
+    ];
+    if (canOperate)
+      cols.push({
+        key: 'actions',
+        title: t('columns.actions'),
+        width: 100,
+        align: 'center',
+        fixed: 'right',
+        render: (c) => (
+          <Group gap={4} justify="center" wrap="nowrap">
+            <Tooltip label={t('actions.edit')} withArrow>
+              <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${c.name}`} onClick={() => setDialog({ mode: 'edit', customer: c })}>
+                <IconPencil size={16} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('actions.delete')} withArrow>
+              <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${c.name}`} onClick={() => confirmDelete(c)}>
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ),
+      });
+    return cols;
+  }, [t, canOperate, remove]);
+
+  const header = (
+    <PageHeader
+      title={t('list.title')}
+      description={t('list.description')}
+      actions={
+        canOperate &&
+        agentKey && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ mode: 'create' })} data-testid="customer-new">
+            {t('list.add')}
+          </Button>
+        )
+      }
+    />
+  );
+
+  if (!agentKey)
+    return (
+      <Stack gap="md">
+        {header}
+        <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('list.noFarm')} description={t('list.noFarmHelp')} withIndicatorBackground>
+          <EmptyState.Actions>
+            <Button component={Link} to="/agents">
+              {t('list.toFarms')}
+            </Button>
+          </EmptyState.Actions>
+        </EmptyState>
+      </Stack>
+    );
+
+  return (
+    <Stack gap="md">
+      {header}
+      <DataTable<Customer>
+        prefKey="/setting/customer"
+        ariaLabel={t('list.title')}
+        columns={columns}
+        rows={rows}
+        rowKey="id"
+        rowNumbers
+        loading={list.isFetching}
+        error={list.isError ? list.error : undefined}
+        onRetry={() => void list.refetch()}
+        emptyText={t('list.empty')}
+        toolbar={
+          <Badge variant="light" size="lg" radius="sm" tt="none" data-testid="customer-total">
+            {t('list.total', { count: list.data?.total ?? 0 })}
+          </Badge>
+        }
+      />
+      {canOperate && (
+        <CustomerFormDialog
+          opened={dialog.mode !== 'closed'}
+          agentKey={agentKey}
+          customer={dialog.mode === 'edit' ? dialog.customer : undefined}
+          onClose={() => setDialog({ mode: 'closed' })}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,80 @@
+/** The farm's batch log (GET /api/log/batchList), newest first; a row opens its progress. */
+import { useState } from 'react';
+import { Badge, Button, Drawer, Group, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '@shared/format/date';
+import { useBatchLog } from '../api/batch-api';
+import { BatchProgressPanel } from './batch-progress-panel';
+
+const STATUS_COLOR = { pending: 'gray', running: 'blue', done: 'green' } as const;
+
+export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string; opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation('miners');
+  const [page, setPage] = useState(1);
+  const [openTask, setOpenTask] = useState<string | null>(null);
+  const log = useBatchLog(agentKey, page, opened);
+  const rows = log.data?.list ?? [];
+  const pages = Math.max(1, Math.ceil((log.data?.total ?? 0) / 20));
+  return (
+    <>
+      <Drawer opened={opened} onClose={onClose} title={t('batch.log')} position="right" size="xl" data-testid="batch-log">
+        <Stack gap="sm">
+          {rows.length === 0 ? (
+            <Text c="dimmed" size="sm">
+              {log.isPending ? '…' : t('batch.logTable.empty')}
+            </Text>
+          ) : (
+            <Table striped fz="sm" data-testid="batch-log-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('batch.logTable.op')}</Table.Th>
+                  <Table.Th>{t('batch.logTable.user')}</Table.Th>
+                  <Table.Th>{t('batch.logTable.created')}</Table.Th>
+                  <Table.Th>{t('batch.logTable.progress')}</Table.Th>
+                  <Table.Th>{t('batch.logTable.ok')}</Table.Th>
+                  <Table.Th>{t('batch.logTable.failed')}</Table.Th>
+                  <Table.Th>{t('batch.logTable.status')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((r) => (
+                  <Table.Tr key={r.taskId}>
+                    <Table.Td>{t(`batch.ops.${r.op}`, { defaultValue: r.op })}</Table.Td>
+                    <Table.Td>{r.user ?? '—'}</Table.Td>
+                    <Table.Td>{formatDate(r.createdAt, 'YYYY-MM-DD HH:mm:ss')}</Table.Td>
+                    <Table.Td>
+                      {r.done} / {r.total}
+                    </Table.Td>
+                    <Table.Td c="green">{r.ok}</Table.Td>
+                    <Table.Td c={r.failed ? 'red' : undefined}>{r.failed}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={STATUS_COLOR[r.status]}>
+                        {t(`batch.progress.status.${r.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Button size="compact-xs" variant="subtle" onClick={() => setOpenTask(r.taskId)}>
+                        {t('batch.logTable.open')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          {pages > 1 && (
+            <Group justify="flex-end">
+              <Pagination size="sm" total={pages} value={page} onChange={setPage} />
+            </Group>
+          )}
+        </Stack>
+      </Drawer>
+      {openTask && (
+        <Modal opened onClose={() => setOpenTask(null)} title={t('batch.progress.title')}>
+          <BatchProgressPanel agentKey={agentKey} taskId={openTask} />
+        </Modal>
+      )}
+    </>
+  );
+}

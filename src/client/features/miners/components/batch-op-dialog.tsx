@@ -1,0 +1,110 @@
+/** One batch op: its parameters, the verification code when sensitive, then the live progress of the queued batch. */
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@client/lib/api-client';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { ERROR } from '@shared/errors';
+import { type MinerBatchOp, RECORD_ONLY_OPS } from '@shared/schemas/batch-operations';
+import { batchKeys, runBatchOp } from '../api/batch-api';
+import { type BatchParams, type BatchTarget, defaultParams, opNeedsCode, overLimit, paramsBody } from '../lib/batch-target';
+import { BatchOpFields } from './batch-op-fields';
+import { BatchProgressPanel } from './batch-progress-panel';
+import { VerificationCodeStep } from './verification-code-step';
+
+const CODE_ERRORS = new Set<number | string>([ERROR.codeRequired.code, ERROR.codeWrong.code]);
+const IRREVERSIBLE: readonly MinerBatchOp[] = ['batchReset', 'batchDelete', 'batchUpgrade'];
+
+export interface BatchOpDialogProps {
+  op: MinerBatchOp;
+  agentKey: string;
+  targetLabel: string;
+  count: number;
+  resolveTarget: () => Promise<BatchTarget | null>;
+  example: { ip: string; sn: string };
+  onClose: () => void;
+}
+
+export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget, example, onClose }: BatchOpDialogProps) {
+  const { t } = useTranslation('miners');
+  const qc = useQueryClient();
+  const [values, setValues] = useState<BatchParams>(() => defaultParams(op));
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const [summary, setSummary] = useState<string | null>(null);
+  const sensitive = opNeedsCode(op);
+  const recordsOnly = (RECORD_ONLY_OPS as readonly string[]).includes(op);
+
+  const submit = async () => {
+    setBusy(true);
+    setErrors({});
+    try {
+      const target = await resolveTarget();
+      if (!target) throw new Error(t('batch.noSelection'));
+      const body = { ...paramsBody(op, values), ...(sensitive ? { code } : {}) };
+      const r = await runBatchOp(op, agentKey, target, body, crypto.randomUUID());
+      if ('success' in r) setSummary(`${t('batch.progress.listSuccess', { count: r.success.length })} · ${t('batch.progress.refused', { count: r.failed.length })}`);
+      else setSummary(`${t('batch.progress.queued', { count: r.queued })} · ${t('batch.progress.refused', { count: r.refused.length })}`);
+      setTaskId(r.taskId);
+      notifySuccess(t('batch.dialog.started'));
+      void qc.invalidateQueries({ queryKey: batchKeys.all });
+    } catch (e) {
+      if (e instanceof ApiError && CODE_ERRORS.has(e.code)) setErrors({ code: e.message });
+      else if (e instanceof ApiError) setErrors(e.fields);
+      notifyFailure(e, t('batch.dialog.failed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const tooMany = overLimit(count);
+  return (
+    <Modal opened onClose={onClose} title={t(`batch.ops.${op}`)} size={op === 'batchSetPool' ? 'xl' : 'md'} data-testid="batch-dialog">
+      {taskId ? (
+        <Stack gap="sm">
+          {summary && (
+            <Text size="sm" data-testid="batch-summary">
+              {summary}
+            </Text>
+          )}
+          <BatchProgressPanel agentKey={agentKey} taskId={taskId} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} data-testid="batch-dialog-close">
+              {t('batch.dialog.close')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack gap="sm">
+          <Text size="sm" data-testid="batch-target">
+            {targetLabel}
+          </Text>
+          {tooMany && <Alert color="red">{t('batch.dialog.tooMany')}</Alert>}
+          {recordsOnly && (
+            <Text size="xs" c="dimmed">
+              {t('batch.dialog.recordsOnly')}
+            </Text>
+          )}
+          <BatchOpFields op={op} values={values} onChange={(k, v) => setValues((s) => ({ ...s, [k]: v }))} errors={errors} example={example} />
+          {IRREVERSIBLE.includes(op) && (
+            <Alert color="orange" py={6}>
+              {t('batch.dialog.irreversible')}
+            </Alert>
+          )}
+          {sensitive && <VerificationCodeStep code={code} onCode={setCode} error={errors.code} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('batch.dialog.cancel')}
+            </Button>
+            <Button onClick={() => void submit()} loading={busy} disabled={tooMany} color={IRREVERSIBLE.includes(op) ? 'red' : undefined} data-testid="batch-dialog-run">
+              {t('batch.dialog.run')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

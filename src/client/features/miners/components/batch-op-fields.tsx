@@ -1,0 +1,134 @@
+/** The parameters of one batch op (pools with three pools and the worker suffix, work mode, percents, frequency, fans …). */
+import { Fragment } from 'react';
+import { Group, NumberInput, PasswordInput, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MIN, type MinerBatchOp } from '@shared/schemas/batch-operations';
+import { type BatchParams, type PoolForm, workerPreview } from '../lib/batch-target';
+
+interface FieldsProps {
+  op: MinerBatchOp;
+  values: BatchParams;
+  onChange: (key: string, value: string | number | boolean) => void;
+  errors: Record<string, string>;
+  example: { ip: string; sn: string };
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const numOr = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
+
+export function BatchOpFields({ op, values, onChange, errors, example }: FieldsProps) {
+  const { t } = useTranslation('miners');
+  const text = (key: string, label: string, required = false) => (
+    <TextInput key={key} label={label} required={required} value={str(values[key])} onChange={(e) => onChange(key, e.currentTarget.value)} error={errors[key]} data-testid={`batch-field-${key}`} />
+  );
+  const number = (key: string, label: string, min: number, max: number, d: number) => (
+    <NumberInput key={key} label={label} min={min} max={max} clampBehavior="blur" allowDecimal={false} value={numOr(values[key], d)} onChange={(v) => onChange(key, typeof v === 'number' ? v : Number(v))} error={errors[key]} data-testid={`batch-field-${key}`} />
+  );
+
+  switch (op) {
+    case 'batchBlink':
+      return (
+        <SegmentedControl
+          value={values.on === false ? 'off' : 'on'}
+          onChange={(v) => onChange('on', v === 'on')}
+          data={[
+            { value: 'on', label: t('batch.fields.lightOn') },
+            { value: 'off', label: t('batch.fields.lightOff') },
+          ]}
+          data-testid="batch-field-on"
+        />
+      );
+    case 'batchChangeWorkMode':
+      return (
+        <Select
+          label={t('batch.fields.mode')}
+          value={str(values.mode)}
+          onChange={(v) => v && onChange('mode', v)}
+          allowDeselect={false}
+          data={[
+            { value: 'normal', label: t('batch.fields.modeNormal') },
+            { value: 'sleep', label: t('batch.fields.modeSleep') },
+            { value: 'low-power', label: t('batch.fields.modeLowPower') },
+          ]}
+          error={errors.mode}
+          data-testid="batch-field-mode"
+        />
+      );
+    case 'batchUpgrade':
+      return (
+        <Stack gap="xs">
+          {text('fileUrl', t('batch.fields.fileUrl'), true)}
+          {text('fileName', t('batch.fields.fileName'))}
+          <Switch label={t('batch.fields.keepSettings')} checked={values.keepSettings !== false} onChange={(e) => onChange('keepSettings', e.currentTarget.checked)} />
+        </Stack>
+      );
+    case 'batchCustomer':
+      return text('customer', t('batch.fields.customer'), true);
+    case 'batchAccident':
+      return (
+        <Stack gap="xs">
+          {text('accident', t('batch.fields.accident'), true)}
+          {text('note', t('batch.fields.note'))}
+        </Stack>
+      );
+    case 'batchAdjustHashRate':
+      return number('percent', t('batch.fields.hashratePercent'), HASHRATE_PERCENT_MIN, HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MAX);
+    case 'batchSetFrequency':
+      return number('freqMhz', t('batch.fields.freqMhz'), 1, 2000, 500);
+    case 'batchChangePowerPercent':
+      return number('percent', t('batch.fields.powerPercent'), 1, 100, 100);
+    case 'batchSetFans':
+      return (
+        <Stack gap="xs">
+          <Select
+            label={t('batch.fields.fanMode')}
+            value={str(values.mode)}
+            onChange={(v) => v && onChange('mode', v)}
+            allowDeselect={false}
+            data={[
+              { value: 'auto', label: t('batch.fields.fanAuto') },
+              { value: 'manual', label: t('batch.fields.fanManual') },
+            ]}
+            data-testid="batch-field-fan-mode"
+          />
+          {values.mode === 'manual' && number('percent', t('batch.fields.fanPercent'), 0, 100, 100)}
+        </Stack>
+      );
+    case 'batchSetPool': {
+      const f = values as unknown as PoolForm;
+      return (
+        <Stack gap="xs">
+          {([1, 2, 3] as const).map((n) => (
+            <Fragment key={n}>
+              <Text size="sm" fw={500}>
+                {t('batch.fields.pool', { n })}
+              </Text>
+              <Group gap="xs" grow align="flex-start">
+                {text(`pool${n}Url`, t('batch.fields.poolUrl'), n === 1)}
+                {text(`pool${n}User`, t('batch.fields.poolUser'), n === 1)}
+                <PasswordInput label={t('batch.fields.poolPassword')} value={str(values[`pool${n}Password`])} onChange={(e) => onChange(`pool${n}Password`, e.currentTarget.value)} />
+              </Group>
+            </Fragment>
+          ))}
+          <Select
+            label={t('batch.fields.workerSuffix')}
+            value={f.workerSuffix}
+            onChange={(v) => v && onChange('workerSuffix', v)}
+            allowDeselect={false}
+            data={[
+              { value: 'none', label: t('batch.fields.suffixNone') },
+              { value: 'ip', label: t('batch.fields.suffixIp') },
+              { value: 'sn', label: t('batch.fields.suffixSn') },
+            ]}
+            data-testid="batch-field-workerSuffix"
+          />
+          <Text size="xs" c="dimmed">
+            {t('batch.fields.workerPreview', { name: workerPreview(f.pool1User, f.workerSuffix, example) })}
+          </Text>
+        </Stack>
+      );
+    }
+    default:
+      return null;
+  }
+}

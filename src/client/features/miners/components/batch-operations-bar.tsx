@@ -1,0 +1,123 @@
+/**
+ * Batch operations on the miner list: the grouped op menu (disabled with a tooltip while nothing is
+ * selected), the IP-list upload that becomes the target, the batch log; hidden without the
+ * miner-operations key (10500).
+ */
+import { useState } from 'react';
+import { Badge, Button, CloseButton, FileButton, Group, Menu, Tooltip } from '@mantine/core';
+import { IconChevronDown, IconHistory, IconListCheck, IconUpload } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePermissions } from '@client/lib/session-api';
+import { formatNumber } from '@shared/format/number';
+import { PERMISSION } from '@shared/menu-catalogue';
+import type { MinerBatchOp } from '@shared/schemas/batch-operations';
+import { uploadIpList } from '../api/batch-api';
+import { getAllMatchingMiners } from '../api/miners-api';
+import { BATCH_OP_GROUPS, type UploadedIpList, selectionTarget } from '../lib/batch-target';
+import { type MinerSelection, selectedRows } from '../lib/miner-selection';
+import { BatchLogDrawer } from './batch-log-drawer';
+import { BatchOpDialog } from './batch-op-dialog';
+
+export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: string; selection: MinerSelection; count: number }) {
+  const { t } = useTranslation('miners');
+  const perms = usePermissions();
+  const [uploaded, setUploaded] = useState<UploadedIpList | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [op, setOp] = useState<MinerBatchOp | null>(null);
+  const [logOpen, setLogOpen] = useState(false);
+  if (!perms.has(PERMISSION.minerOperations)) return null;
+
+  const targetCount = uploaded ? uploaded.matched : count;
+  const disabled = targetCount === 0;
+  const targetLabel = uploaded
+    ? t('batch.dialog.targetList', { name: uploaded.fileName, count: uploaded.count })
+    : selection.kind === 'matching'
+      ? t('batch.dialog.targetMatching', { count: formatNumber(count) })
+      : t('batch.dialog.targetSelection', { count: formatNumber(count) });
+  const first = selectedRows(selection)[0];
+  const example = { ip: first?.ip ?? '10.0.0.1', sn: first?.sn ?? '' };
+
+  const onFile = async (file: File | null) => {
+    if (!file) return;
+    setUploading(true);
+    try {
+      const r = await uploadIpList(agentKey, file);
+      setUploaded({ fileId: r.fileId, count: r.count, matched: r.matched, fileName: file.name });
+      const notes = [t('batch.uploaded', { name: file.name, count: r.count, matched: r.matched })];
+      if (r.invalid.length) notes.push(t('batch.uploadInvalid', { count: r.invalid.length }));
+      if (r.unmatched.length) notes.push(t('batch.uploadUnmatched', { count: r.unmatched.length }));
+      notifySuccess(notes.join(' · '));
+    } catch (e) {
+      notifyFailure(e, t('batch.dialog.failed'));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const menu = (
+    <Menu position="bottom-start" withinPortal>
+      <Menu.Target>
+        <Button size="compact-sm" variant="filled" leftSection={<IconListCheck size={14} />} rightSection={<IconChevronDown size={12} />} disabled={disabled} data-testid="batch-menu">
+          {t('batch.menu')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {BATCH_OP_GROUPS.map((g, i) => (
+          <div key={g.key}>
+            {i > 0 && <Menu.Divider />}
+            <Menu.Label>{t(`batch.groups.${g.key}`)}</Menu.Label>
+            {g.ops.map((o) => (
+              <Menu.Item key={o} onClick={() => setOp(o)} data-testid={`batch-op-${o}`}>
+                {t(`batch.ops.${o}`)}
+              </Menu.Item>
+            ))}
+          </div>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+
+  return (
+    <Group gap="xs" wrap="wrap" data-testid="batch-bar">
+      {disabled ? (
+        <Tooltip label={t('batch.noSelection')} withinPortal>
+          <span data-testid="batch-menu-disabled">{menu}</span>
+        </Tooltip>
+      ) : (
+        menu
+      )}
+      <FileButton onChange={(f) => void onFile(f)} accept=".txt,.xlsx,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
+        {(props) => (
+          <Tooltip label={t('batch.uploadHint')} withinPortal>
+            <Button {...props} size="compact-sm" variant="default" leftSection={<IconUpload size={14} />} loading={uploading} data-testid="batch-upload">
+              {t('batch.upload')}
+            </Button>
+          </Tooltip>
+        )}
+      </FileButton>
+      {uploaded && (
+        <Badge variant="light" rightSection={<CloseButton size="xs" aria-label={t('batch.clearUpload')} onClick={() => setUploaded(null)} />} data-testid="batch-uploaded">
+          {t('batch.uploaded', { name: uploaded.fileName, count: uploaded.count, matched: uploaded.matched })}
+        </Badge>
+      )}
+      <Button size="compact-sm" variant="subtle" leftSection={<IconHistory size={14} />} onClick={() => setLogOpen(true)} data-testid="batch-log-open">
+        {t('batch.log')}
+      </Button>
+      {op && (
+        <BatchOpDialog
+          op={op}
+          agentKey={agentKey}
+          targetLabel={targetLabel}
+          count={targetCount}
+          example={example}
+          resolveTarget={() =>
+            selectionTarget(selection, uploaded, async (filter) => (await getAllMatchingMiners(agentKey, { filter })).map((r) => r.ip))
+          }
+          onClose={() => setOp(null)}
+        />
+      )}
+      <BatchLogDrawer agentKey={agentKey} opened={logOpen} onClose={() => setLogOpen(false)} />
+    </Group>
+  );
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { BATCH_OPS } from '@shared/schemas/batch-operations';
+import {
+  BATCH_OP_GROUPS,
+  EMPTY_POOL_FORM,
+  clampHashratePercent,
+  countdownLeft,
+  defaultParams,
+  opAnswersLists,
+  opNeedsCode,
+  paramsBody,
+  poolBody,
+  progressFinished,
+  progressPercent,
+  selectionTarget,
+  splitReason,
+  workerPreview,
+} from './batch-target';
+import { EMPTY_SELECTION, selectAllMatching } from './miner-selection';
+
+const never = () => Promise.reject(new Error('not expected'));
+
+describe('batch target', () => {
+  it('sends explicit IPs comma-joined, an uploaded list by id, nothing for an empty selection', async () => {
+    expect(await selectionTarget({ kind: 'ips', ips: ['10.0.0.1', '10.0.0.2'], rows: {} }, null, never)).toEqual({ ips: '10.0.0.1,10.0.0.2' });
+    expect(await selectionTarget(EMPTY_SELECTION, null, never)).toBeNull();
+    expect(await selectionTarget(EMPTY_SELECTION, { fileId: 'f1', count: 3, matched: 2, fileName: 'a.txt' }, never)).toEqual({ ipListFileId: 'f1' });
+  });
+
+  it('sends "all matching" as the filter, or the matching IPs minus the unticked ones', async () => {
+    const all = selectAllMatching({ model: 'S21' }, 3);
+    expect(await selectionTarget(all, null, never)).toEqual({ filter: '{"model":"S21"}' });
+    const some = { ...all, excluded: ['10.0.0.2'] };
+    expect(await selectionTarget(some, null, async () => ['10.0.0.1', '10.0.0.2', '10.0.0.3'])).toEqual({ ips: '10.0.0.1,10.0.0.3' });
+  });
+
+  it('groups every miner op once and knows the sensitive and list-answer ops', () => {
+    const grouped = BATCH_OP_GROUPS.flatMap((g) => g.ops);
+    expect(new Set(grouped).size).toBe(grouped.length);
+    expect([...grouped].sort()).toEqual(BATCH_OPS.filter((o) => o !== 'setAgentPower').sort());
+    expect(BATCH_OPS.filter(opNeedsCode).sort()).toEqual(['batchDelete', 'batchOfflineRecoverDHCP', 'batchReset', 'batchSetPool', 'batchUpgrade']);
+    expect(BATCH_OPS.filter(opAnswersLists)).toEqual(['batchAdjustHashRate', 'batchSetFrequency', 'batchChangePowerPercent']);
+  });
+
+  it('clamps the hashrate percent to 65–100', () => {
+    expect([10, 65, 80.4, 100, 130, Number.NaN].map(clampHashratePercent)).toEqual([65, 65, 80, 100, 100, 100]);
+  });
+
+  it('builds the pool body without empty fields and previews the worker name', () => {
+    expect(poolBody({ ...EMPTY_POOL_FORM, pool1Url: ' stratum+tcp://a:1 ', pool1User: 'farm', workerSuffix: 'ip' })).toEqual({
+      pool1Url: 'stratum+tcp://a:1',
+      pool1User: 'farm',
+      workerSuffix: 'ip',
+    });
+    expect(workerPreview('farm', 'ip', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm.10x0x0x7');
+    expect(workerPreview('farm', 'sn', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm.X1');
+    expect(workerPreview('farm', 'none', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm');
+  });
+
+  it('computes progress and when polling stops', () => {
+    expect(progressPercent({ done: 1, total: 3 })).toBe(33);
+    expect(progressPercent({ done: 0, total: 0 })).toBe(100);
+    expect(progressFinished(undefined)).toBe(false);
+    expect(progressFinished({ status: 'running', done: 2, total: 3 })).toBe(false);
+    expect(progressFinished({ status: 'running', done: 3, total: 3 })).toBe(true);
+    expect(progressFinished({ status: 'done', done: 0, total: 3 })).toBe(true);
+  });
+
+  it('counts the resend pause down', () => {
+    expect(countdownLeft(null, 5000, 60)).toBe(0);
+    expect(countdownLeft(1000, 1000, 60)).toBe(60);
+    expect(countdownLeft(1000, 31_500, 60)).toBe(30);
+    expect(countdownLeft(1000, 70_000, 60)).toBe(0);
+  });
+});
+
+describe('batch dialog values', () => {
+  it('starts every op with values and builds the body', () => {
+    expect(paramsBody('batchAdjustHashRate', { percent: 40 })).toEqual({ percent: 65 });
+    expect(paramsBody('batchSetFans', defaultParams('batchSetFans'))).toEqual({ mode: 'auto' });
+    expect(paramsBody('batchSetFans', { mode: 'manual', percent: 70 })).toEqual({ mode: 'manual', percent: 70 });
+    expect(paramsBody('batchAccident', { accident: ' flood ', note: '' })).toEqual({ accident: 'flood' });
+    expect(paramsBody('batchSetPool', { ...defaultParams('batchSetPool'), pool1Url: 'stratum+tcp://a:1', pool1User: 'u' })).toEqual({
+      pool1Url: 'stratum+tcp://a:1',
+      pool1User: 'u',
+      workerSuffix: 'none',
+    });
+    expect(splitReason('unreachable:timeout')).toEqual({ code: 'unreachable', detail: 'timeout' });
+    expect(splitReason('offline')).toEqual({ code: 'offline', detail: '' });
+  });
+});

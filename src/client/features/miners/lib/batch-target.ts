@@ -1,0 +1,177 @@
+/**
+ * Pure parts of the batch operations UI: which target a batch is sent to (the selection, "all matching"
+ * or an uploaded IP list), the op menu groups, the parameter bodies of the dialogs, progress figures.
+ */
+import {
+  BATCH_MAX_TARGETS,
+  type BatchOp,
+  type BatchProgress,
+  HASHRATE_PERCENT_MAX,
+  HASHRATE_PERCENT_MIN,
+  LIST_ANSWER_OPS,
+  type MinerBatchOp,
+  isSensitiveBatchOp,
+} from '@shared/schemas/batch-operations';
+import type { MinerFilter } from '@shared/schemas/miner';
+import type { MinerSelection } from './miner-selection';
+
+/** Wire target of a batch: exactly one of the three. */
+export type BatchTarget = { ips: string } | { filter: string } | { ipListFileId: string };
+
+/** An uploaded list in use as the target. */
+export interface UploadedIpList {
+  fileId: string;
+  count: number;
+  matched: number;
+  fileName: string;
+}
+
+/** Menu groups of the miner ops (setAgentPower is a farm setting, not offered on the miner list). */
+export const BATCH_OP_GROUPS: readonly { key: 'control' | 'network' | 'config' | 'tuning' | 'records'; ops: readonly MinerBatchOp[] }[] = [
+  { key: 'control', ops: ['batchReboot', 'batchBlink', 'batchChangeWorkMode', 'batchReset'] },
+  { key: 'network', ops: ['batchRecoverDHCP', 'batchOfflineRecoverDHCP'] },
+  { key: 'config', ops: ['batchSetPool', 'batchUpgrade', 'batchSetFans'] },
+  { key: 'tuning', ops: ['batchAdjustHashRate', 'batchSetFrequency', 'batchChangePowerPercent'] },
+  { key: 'records', ops: ['batchCustomer', 'batchAccident', 'batchOffline', 'batchDelete'] },
+];
+
+export const opNeedsCode = (op: BatchOp): boolean => isSensitiveBatchOp(op);
+export const opAnswersLists = (op: BatchOp): boolean => (LIST_ANSWER_OPS as readonly string[]).includes(op);
+
+/**
+ * The target of the current selection. An "all matching" selection without exclusions is sent as the
+ * filter; with exclusions the matching IPs are fetched (`matchingIps`) and the excluded ones removed.
+ */
+export async function selectionTarget(
+  selection: MinerSelection,
+  uploaded: UploadedIpList | null,
+  matchingIps: (filter: MinerFilter) => Promise<string[]>,
+): Promise<BatchTarget | null> {
+  if (uploaded) return { ipListFileId: uploaded.fileId };
+  if (selection.kind === 'ips') return selection.ips.length ? { ips: selection.ips.join(',') } : null;
+  if (selection.excluded.length === 0) return { filter: JSON.stringify(selection.filter) };
+  const excluded = new Set(selection.excluded);
+  const ips = (await matchingIps(selection.filter)).filter((ip) => !excluded.has(ip));
+  return ips.length ? { ips: ips.join(',') } : null;
+}
+
+/** Over the per-batch limit: the dialog refuses before asking the server. */
+export function overLimit(count: number): boolean {
+  return count > BATCH_MAX_TARGETS;
+}
+
+export function clampHashratePercent(v: number): number {
+  if (!Number.isFinite(v)) return HASHRATE_PERCENT_MAX;
+  return Math.min(HASHRATE_PERCENT_MAX, Math.max(HASHRATE_PERCENT_MIN, Math.round(v)));
+}
+
+export interface PoolForm {
+  pool1Url: string;
+  pool1User: string;
+  pool1Password: string;
+  pool2Url: string;
+  pool2User: string;
+  pool2Password: string;
+  pool3Url: string;
+  pool3User: string;
+  pool3Password: string;
+  workerSuffix: 'ip' | 'sn' | 'none';
+}
+
+export const EMPTY_POOL_FORM: PoolForm = {
+  pool1Url: '',
+  pool1User: '',
+  pool1Password: '',
+  pool2Url: '',
+  pool2User: '',
+  pool2Password: '',
+  pool3Url: '',
+  pool3User: '',
+  pool3Password: '',
+  workerSuffix: 'none',
+};
+
+/** Trimmed pool fields; empty ones are left out. */
+export function poolBody(f: PoolForm): Record<string, string> {
+  const out: Record<string, string> = { workerSuffix: f.workerSuffix };
+  for (const [k, v] of Object.entries(f)) {
+    if (k === 'workerSuffix') continue;
+    const s = String(v).trim();
+    if (s) out[k] = s;
+  }
+  return out;
+}
+
+/** How the worker name will look for an example miner (shown under the suffix choice). */
+export function workerPreview(user: string, suffix: PoolForm['workerSuffix'], example: { ip: string; sn: string }): string {
+  const u = user.trim() || 'worker';
+  if (suffix === 'ip') return `${u}.${example.ip.replace(/\./g, 'x')}`;
+  if (suffix === 'sn') return `${u}.${example.sn || 'SN'}`;
+  return u;
+}
+
+/** 0–100 for the progress bar. */
+export function progressPercent(p: Pick<BatchProgress, 'done' | 'total'>): number {
+  if (p.total <= 0) return 100;
+  return Math.min(100, Math.round((p.done * 100) / p.total));
+}
+
+/** Polling stops when the task is closed or every target has a result. */
+export function progressFinished(p: Pick<BatchProgress, 'status' | 'done' | 'total'> | undefined): boolean {
+  return p !== undefined && (p.status === 'done' || (p.total > 0 && p.done >= p.total));
+}
+
+/** Seconds left of a resend countdown that started at `sentAt` (ms). */
+export function countdownLeft(sentAt: number | null, now: number, seconds: number): number {
+  if (sentAt === null) return 0;
+  return Math.max(0, Math.ceil((sentAt + seconds * 1000 - now) / 1000));
+}
+
+export type BatchParams = Record<string, string | number | boolean>;
+
+/** The dialog's starting values of each op. */
+export function defaultParams(op: MinerBatchOp): BatchParams {
+  switch (op) {
+    case 'batchBlink':
+      return { on: true };
+    case 'batchChangeWorkMode':
+      return { mode: 'normal' };
+    case 'batchUpgrade':
+      return { fileUrl: '', fileName: '', keepSettings: true };
+    case 'batchCustomer':
+      return { customer: '' };
+    case 'batchAccident':
+      return { accident: '', note: '' };
+    case 'batchAdjustHashRate':
+      return { percent: HASHRATE_PERCENT_MAX };
+    case 'batchSetFrequency':
+      return { freqMhz: 500 };
+    case 'batchChangePowerPercent':
+      return { percent: 100 };
+    case 'batchSetFans':
+      return { mode: 'auto', percent: 100 };
+    case 'batchSetPool':
+      return { ...EMPTY_POOL_FORM };
+    default:
+      return {};
+  }
+}
+
+/** What is sent: empty strings left out, the hashrate percent clamped, fan percent only when manual. */
+export function paramsBody(op: MinerBatchOp, values: BatchParams): BatchParams {
+  if (op === 'batchSetPool') return poolBody(values as unknown as PoolForm);
+  const out: BatchParams = {};
+  for (const [k, v] of Object.entries(values)) {
+    if (typeof v === 'string' && v.trim() === '') continue;
+    out[k] = typeof v === 'string' ? v.trim() : v;
+  }
+  if (op === 'batchAdjustHashRate') out.percent = clampHashratePercent(Number(values.percent));
+  if (op === 'batchSetFans' && values.mode !== 'manual') delete out.percent;
+  return out;
+}
+
+/** Reason code → its key under batch.reasons plus the agent's detail after ':'. */
+export function splitReason(reason: string): { code: string; detail: string } {
+  const i = reason.indexOf(':');
+  return i < 0 ? { code: reason, detail: '' } : { code: reason.slice(0, i), detail: reason.slice(i + 1) };
+}

@@ -1,0 +1,130 @@
+/**
+ * POST /api/minerv2/uploadIpList: a .txt (one IP per line) or .xlsx (column 1 IP, 2 SN, 3 customer; the
+ * first row may be a header or template row) becomes a stored list usable as a batch target for an hour.
+ * The format is told by the optional file name and confirmed by the content: an .xlsx is a zip (PK…),
+ * a text file is UTF-8 without NUL bytes; anything else is an unsupported format.
+ */
+import { sql } from 'kysely';
+import { readSheet } from 'read-excel-file/node';
+import { BATCH_MAX_TARGETS, IP_LIST_TTL_SEC, type IpListUploadResult } from '@shared/schemas/batch-operations';
+import { isIPv4 } from '@shared/validation';
+import type { DB } from '../../db/kysely';
+import { AppError } from '../../errors';
+
+export interface IpListEntry {
+  ip: string;
+  sn?: string;
+  customer?: string;
+}
+
+export interface ParsedIpList {
+  entries: IpListEntry[];
+  invalid: { line: number; value: string }[];
+}
+
+const MAX_INVALID_LISTED = 100;
+const isZip = (b: Buffer) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
+
+function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString();
+  return String(v).trim();
+}
+
+function collect(rows: { line: number; cells: string[] }[], headerAllowed: boolean): ParsedIpList {
+  const nonEmpty = rows.filter((r) => r.cells.some((c) => c !== ''));
+  if (nonEmpty.length > BATCH_MAX_TARGETS + (headerAllowed ? 1 : 0)) throw new AppError('tooManyRows', { count: nonEmpty.length, max: BATCH_MAX_TARGETS });
+  const entries = new Map<string, IpListEntry>();
+  const invalid: ParsedIpList['invalid'] = [];
+  let invalidCount = 0;
+  nonEmpty.forEach((r, i) => {
+    const ip = r.cells[0] ?? '';
+    if (!isIPv4(ip)) {
+      if (i === 0 && headerAllowed) return; // header / template row
+      invalidCount += 1;
+      if (invalid.length < MAX_INVALID_LISTED) invalid.push({ line: r.line, value: r.cells.join(' ').slice(0, 100) });
+      return;
+    }
+    if (entries.has(ip)) return;
+    const sn = r.cells[1];
+    const customer = r.cells[2];
+    entries.set(ip, { ip, ...(sn ? { sn } : {}), ...(customer ? { customer } : {}) });
+  });
+  if (entries.size > BATCH_MAX_TARGETS) throw new AppError('tooManyRows', { count: entries.size + invalidCount, max: BATCH_MAX_TARGETS });
+  return { entries: [...entries.values()], invalid };
+}
+
+export function parseTextIpList(text: string): ParsedIpList {
+  const rows = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n|\r|\n/)
+    .map((l, i) => ({ line: i + 1, cells: l.trim() === '' ? [] : l.trim().split(/\s*[,;\t]\s*|\s+/) }));
+  return collect(rows, false);
+}
+
+export async function parseXlsxIpList(buf: Buffer): Promise<ParsedIpList> {
+  let data: unknown[][];
+  try {
+    data = (await readSheet(buf)) as unknown[][];
+  } catch {
+    throw new AppError('unsupportedFileFormat');
+  }
+  return collect(
+    data.map((row, i) => ({ line: i + 1, cells: row.slice(0, 3).map(cellText) })),
+    true,
+  );
+}
+
+/** Reads an upload by its name (when given) and content. */
+export async function parseIpListFile(buf: Buffer, fileName: string | undefined): Promise<ParsedIpList> {
+  const ext = fileName && fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase() : null;
+  if (ext !== null && ext !== 'txt' && ext !== 'xlsx') throw new AppError('unsupportedFileFormat');
+  if (isZip(buf)) {
+    if (ext === 'txt') throw new AppError('unsupportedFileFormat');
+    return parseXlsxIpList(buf);
+  }
+  if (ext === 'xlsx' || buf.includes(0)) throw new AppError('unsupportedFileFormat');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw new AppError('unsupportedFileFormat');
+  }
+  return parseTextIpList(text);
+}
+
+export async function storeIpList(db: DB, agentKey: string, userId: string, parsed: ParsedIpList): Promise<IpListUploadResult> {
+  if (parsed.entries.length === 0) throw new AppError('ipListEmpty');
+  const ips = parsed.entries.map((e) => e.ip);
+  const { rows } = await sql<{ ip: string }>`select ip from miners where agent_key = ${agentKey} and ip = any(${ips}::text[])`.execute(db);
+  const known = new Set(rows.map((r) => r.ip));
+  const expiresAt = new Date(Date.now() + IP_LIST_TTL_SEC * 1000);
+  await db.deleteFrom('ip_lists').where('expires_at', '<', new Date()).execute();
+  const row = await db
+    .insertInto('ip_lists')
+    .values({ agent_key: agentKey, user_id: userId, entries: JSON.stringify(parsed.entries), entry_count: parsed.entries.length, expires_at: expiresAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return {
+    fileId: row.id,
+    count: parsed.entries.length,
+    matched: known.size,
+    unmatched: ips.filter((ip) => !known.has(ip)),
+    invalid: parsed.invalid,
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+/** IPs of a stored, unexpired list of this farm (and user). */
+export async function loadIpList(db: DB, agentKey: string, userId: string, id: string): Promise<string[]> {
+  const row = await db
+    .selectFrom('ip_lists')
+    .select(['entries'])
+    .where('id', '=', id)
+    .where('agent_key', '=', agentKey)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  if (!row) throw new AppError('ipListExpired');
+  return row.entries.map((e) => e.ip);
+}

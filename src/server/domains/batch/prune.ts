@@ -1,0 +1,13 @@
+/** Maintenance of the batch tables: expired IP lists, expired or used verification codes (the outbox log stays 90 days). */
+import type { DB } from '../../db/kysely';
+
+const OUTBOX_RETENTION_DAYS = 90;
+
+export async function pruneBatchLeftovers(db: DB, now = new Date()): Promise<void> {
+  await db.deleteFrom('ip_lists').where('expires_at', '<', now).execute();
+  await db
+    .deleteFrom('verification_codes')
+    .where((eb) => eb.or([eb('expires_at', '<', now), eb('used_at', 'is not', null)]))
+    .execute();
+  await db.deleteFrom('message_outbox').where('created_at', '<', new Date(now.getTime() - OUTBOX_RETENTION_DAYS * 86400_000)).execute();
+}

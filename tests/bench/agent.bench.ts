@@ -1,0 +1,203 @@
+/**
+ * The farm agent against the miner simulator, each in its own process on this machine (loopback blocks
+ * 127.60.0.0/16 and 127.61.0.0/22, ephemeral ports, so nothing clashes with the tests):
+ *
+ * (d1) the agent's real Poller (FarmAgent defaults: 1,000 in flight, json snapshots, spooled to disk as
+ *      gzip) over 20,000 miners — the first cycle (includes the detail reads: MAC/SN/LED) and the steady
+ *      cycles after it; wall time, miners/s, the agent process's CPU time and RSS (peak during the cycle
+ *      and after), failures.
+ * (d2) a bare client at the same concurrency (connect, `{"command":"summary"}`, read to NUL/close,
+ *      JSON.parse, nothing else): the physical limit; the ratio agent ÷ bare. For information also the bare
+ *      client sending `summary+pools+stats` (the agent's one RPC exchange with a stock Antminer).
+ * (d3) the agent's scanner + identification of a /22 holding 1,000 miners and of a /16 holding 20,000
+ *      (65,534 addresses; empty ones are refused at once by the loopback simulator).
+ * (d4) the server side of the same cycle: the snapshot-ingest bench (one 20,000-miner batch on PGlite and
+ *      on PostgreSQL) is run after it, unless HF_BENCH_AGENT_INGEST=0.
+ *
+ * The agent runs as `node --max-old-space-size=192 --max-semi-space-size=16 --import tsx
+ * tests/bench/agent-cycle-child.ts` (the heap flags src/agent/main.ts re-executes the agent with), the
+ * simulator as `node --import tsx src/simulator/main.ts`. The simulator shares the CPUs with the agent;
+ * its CPU time per phase is printed too.
+ */
+import { availableParallelism } from 'node:os';
+import type { MinerPorts } from '@shared/schemas/agent-uplink';
+import type { ChildSpec, PhaseFigures } from './agent-cycle-child';
+import { type BenchChild, median, mib, printTable, processCpuMs, spawnChild, tempDir } from './bench-support';
+
+const MINERS = 20_000;
+const POLL_CIDR = '127.60.0.0/16';
+const SMALL_MINERS = 1_000;
+const SMALL_CIDR = '127.61.0.0/22';
+/** First cycle plus this many steady ones. */
+const STEADY_CYCLES = 2;
+/** As src/agent/main.ts HEAP_FLAGS. */
+const AGENT_HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=16'];
+
+const TARGET = { cycleS: 15, rssMiB: 300, ratio: 1.5, scan22S: 3 };
+/** The bare client's command (the target ratio's reference), then what the agent asks a stock Antminer per cycle. */
+const BARE_SUMMARY = 'summary';
+const BARE_AGENT_LIKE = 'summary+pools+stats';
+
+interface Sim {
+  child: BenchChild;
+  ports: MinerPorts;
+}
+
+async function startSim(miners: number, cidr: string, seed: number): Promise<Sim> {
+  const child = spawnChild(['--import', 'tsx', 'src/simulator/main.ts', '--miners', String(miners), '--cidr', cidr, '--rpc-port', '0', '--web-port', '0', '--v3-port', '0', '--seed', String(seed)]);
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  void child.exit.then(() => {
+    exited = true;
+  });
+  for (;;) {
+    const m = /rpc=(\d+) web=(\d+) whatsminer-v3=(\d+)/.exec(child.output());
+    if (m) return { child, ports: { rpc: Number(m[1]), web: Number(m[2]), whatsminerV3: Number(m[3]) } };
+    if (exited || Date.now() > deadline) {
+      await child.stop();
+      throw new Error(`simulator (${cidr}) did not start\n${child.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Runs the agent child to completion; returns its phases with the simulator's CPU time per phase. */
+async function runChild(spec: ChildSpec, sim: Sim, timeoutMs: number): Promise<{ startRssMiB: number; phases: Array<PhaseFigures & { simCpuMs: number }> }> {
+  const child = spawnChild([...AGENT_HEAP_FLAGS, '--import', 'tsx', 'tests/bench/agent-cycle-child.ts', JSON.stringify(spec)], { HASHFIELD_AGENT_CHILD: '1' });
+  const phases: Array<PhaseFigures & { simCpuMs: number }> = [];
+  let seen = 0;
+  let simCpu = processCpuMs(sim.child.pid);
+  let code: number | null | undefined;
+  void child.exit.then((c) => {
+    code = c;
+  });
+  const deadline = Date.now() + timeoutMs;
+  const collect = () => {
+    const lines = child.output().split('\n').filter((l) => l.startsWith('@@phase '));
+    for (const line of lines.slice(seen)) {
+      const now = processCpuMs(sim.child.pid);
+      const p = JSON.parse(line.slice('@@phase '.length)) as PhaseFigures;
+      phases.push({ ...p, simCpuMs: now - simCpu });
+      simCpu = now;
+      console.log(`  ${p.phase}: ${(p.wallMs / 1000).toFixed(2)} s, ok ${p.ok}, failed ${p.failed}`);
+    }
+    seen = lines.length;
+  };
+  try {
+    while (code === undefined) {
+      if (Date.now() > deadline) throw new Error(`agent child (${spec.mode}) still running after ${timeoutMs} ms\n${child.output().slice(-3000)}`);
+      collect();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    collect();
+    if (code !== 0 || !child.output().includes('@@done')) throw new Error(`agent child (${spec.mode}) exited with ${code}\n${child.output().slice(-3000)}`);
+    const start = /@@start (\{.*\})/.exec(child.output());
+    return { startRssMiB: start ? (JSON.parse(start[1]!) as { rssMiB: number }).rssMiB : NaN, phases };
+  } finally {
+    await child.stop();
+  }
+}
+
+const sec = (msv: number) => `${(msv / 1000).toFixed(2)} s`;
+const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
+
+export async function run(): Promise<void> {
+  const data = tempDir('hf-bench-agent-');
+  console.log(`\nagent bench: simulators on ${POLL_CIDR} (${MINERS} miners) and ${SMALL_CIDR} (${SMALL_MINERS}); ${availableParallelism()} CPUs shared by agent and simulator`);
+  const big = await startSim(MINERS, POLL_CIDR, 60);
+  const small = await startSim(SMALL_MINERS, SMALL_CIDR, 61);
+  let agentRun: Awaited<ReturnType<typeof runChild>>;
+  let bareRun: Awaited<ReturnType<typeof runChild>>;
+  try {
+    const base = { dataDir: data.dir, ports: big.ports, cidr: POLL_CIDR, miners: MINERS, cycles: 1 + STEADY_CYCLES, bareCommands: [BARE_SUMMARY, BARE_AGENT_LIKE] };
+    agentRun = await runChild(
+      {
+        ...base,
+        mode: 'agent',
+        scans: [
+          { label: `/22 (${SMALL_MINERS} live)`, cidr: SMALL_CIDR, ports: small.ports, expected: SMALL_MINERS },
+          { label: `/16 (${MINERS} live)`, cidr: POLL_CIDR, ports: big.ports, expected: MINERS },
+        ],
+      },
+      big,
+      240_000,
+    );
+    bareRun = await runChild({ ...base, mode: 'bare', scans: [] }, big, 120_000);
+  } finally {
+    await small.child.stop();
+    await big.child.stop();
+    await data.remove();
+  }
+
+  const agent = agentRun.phases;
+  const bare = bareRun.phases;
+  const scans = agent.filter((p) => p.phase.startsWith('scan'));
+  const cycles = agent.filter((p) => p.phase.startsWith('poll'));
+  const steady = cycles.slice(1);
+  const bareOf = (command: string) => bare.filter((p) => p.phase.startsWith(`bare ${command} cycle`));
+  const bareSteady = bareOf(BARE_SUMMARY).slice(1);
+  const bareLikeMs = median(bareOf(BARE_AGENT_LIKE).slice(1).map((p) => p.wallMs));
+  const steadyMs = median(steady.map((p) => p.wallMs));
+  const bareMs = median(bareSteady.map((p) => p.wallMs));
+  const steadyPeak = Math.max(...steady.map((p) => p.rssPeakMiB));
+  const lifetimePeak = Math.max(...agent.map((p) => p.rssPeakMiB));
+
+  const row = (p: PhaseFigures & { simCpuMs: number }, n: number) => ({
+    'wall': sec(p.wallMs),
+    'miners/s': Math.round(n / (p.wallMs / 1000)),
+    'ok / failed': `${p.ok} / ${p.failed}`,
+    'agent CPU': sec(p.cpuMs),
+    'simulator CPU': sec(p.simCpuMs),
+    'RSS peak': mib(p.rssPeakMiB),
+    'RSS after': mib(p.rssAfterMiB),
+    'heap after': mib(p.heapAfterMiB),
+    'spool (gzip)': p.extra?.['spoolMs'] === undefined ? '–' : sec(Number(p.extra['spoolMs'])),
+  });
+
+  const pollRows: Record<string, Record<string, unknown>> = {};
+  cycles.forEach((p, i) => (pollRows[i === 0 ? 'agent cycle 1 (first: + details)' : `agent cycle ${i + 1}`] = row(p, MINERS)));
+  for (const command of [BARE_SUMMARY, BARE_AGENT_LIKE])
+    bareOf(command).forEach((p, i) => (pollRows[`bare "${command}" cycle ${i + 1}${i === 0 ? ' (warm-up)' : ''}`] = row(p, MINERS)));
+  printTable(`(d1, d2) one poll cycle of ${MINERS.toLocaleString('en-US')} miners, 1,000 in flight — agent (real Poller) vs bare client`, pollRows);
+  console.log(
+    `RSS peak: the child's peak during that phase (source: ${agent[0]?.peakSource ?? '?'}; VmHWM is reset through /proc/self/clear_refs before each phase). The wall time of an agent cycle includes building snapshots; "spool" (gzip to disk) comes after it and is not in the wall time.`,
+  );
+  console.log(
+    `bare "${BARE_AGENT_LIKE}": the one RPC exchange the agent makes per stock Antminer (old builds add get_miner_conf.cgi; Whatsminer, Braiins and VNish differ), sent to every miner — how much of the gap is the bigger reply.`,
+  );
+  console.log(`RSS of each child at start, modules loaded and nothing done: agent ${mib(agentRun.startRssMiB)}, bare ${mib(bareRun.startRssMiB)} (node + tsx + the imported agent modules).`);
+
+  const scanRows: Record<string, Record<string, unknown>> = {};
+  for (const p of scans) {
+    scanRows[p.phase] = {
+      'wall': sec(p.wallMs),
+      'addresses': p.extra?.['scanned'] ?? '–',
+      'identified': p.ok,
+      'missing': p.failed,
+      'addresses/s': Math.round(Number(p.extra?.['scanned'] ?? 0) / (p.wallMs / 1000)),
+      'agent CPU': sec(p.cpuMs),
+      'simulator CPU': sec(p.simCpuMs),
+      'RSS peak': mib(p.rssPeakMiB),
+    };
+  }
+  printTable('(d3) scan + identify (agent scanner, 1,000 in flight)', scanRows);
+
+  const ratio = steadyMs / bareMs;
+  const scan22 = scans[0]?.wallMs ?? NaN;
+  printTable('agent vs targets', {
+    'steady cycle (median)': { value: sec(steadyMs), target: `≤ ${TARGET.cycleS} s`, result: verdict(steadyMs <= TARGET.cycleS * 1000) },
+    'agent ÷ bare "summary" (steady medians)': { value: `${ratio.toFixed(2)}×`, target: `≤ ${TARGET.ratio}×`, result: verdict(ratio <= TARGET.ratio) },
+    [`agent ÷ bare "${BARE_AGENT_LIKE}" (information)`]: { value: `${(steadyMs / bareLikeMs).toFixed(2)}×`, target: '–', result: '–' },
+    'RSS peak, steady cycles': { value: mib(steadyPeak), target: `≤ ${TARGET.rssMiB} MiB`, result: verdict(steadyPeak <= TARGET.rssMiB) },
+    'RSS peak, whole agent run (scans + first cycle)': { value: mib(lifetimePeak), target: `≤ ${TARGET.rssMiB} MiB`, result: verdict(lifetimePeak <= TARGET.rssMiB) },
+    'scan + identify /22': { value: sec(scan22), target: `≤ ${TARGET.scan22S} s`, result: verdict(scan22 <= TARGET.scan22S * 1000) },
+  });
+
+  if (process.env['HF_BENCH_AGENT_INGEST'] === '0') {
+    console.log('\n(d4) server ingest of the same 20,000-miner batch: skipped (HF_BENCH_AGENT_INGEST=0); run `npm run bench -- snapshot-ingest`.');
+    return;
+  }
+  console.log('\n(d4) server ingest of one 20,000-miner batch — the snapshot-ingest bench, run now (HF_BENCH_AGENT_INGEST=0 skips it):');
+  const ingest = await import('./snapshot-ingest.bench');
+  await ingest.run();
+}

@@ -1,0 +1,119 @@
+/**
+ * Batch operations end to end: a farm of 20 miners uploaded through the agent uplink; the batch menu is
+ * disabled until miners are selected; two miners are rebooted from the list, the progress panel shows the
+ * queued task, the agent side (simulated here through the uplink) pulls it and reports results, and the
+ * panel and the batch log show them.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type E2EServer, startServer } from '../support/e2e-server';
+
+const FARM = 'batch-farm';
+const COUNT = 20;
+
+let server: E2EServer;
+let browser: Browser;
+let api: ApiSession;
+let secret = '';
+
+async function agentCall<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}${path}`, {
+    method,
+    headers: { authorization: agentAuthorization(FARM, secret), ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: T }).data;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  api = await setupAdmin(server.url);
+  secret = (await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Batch farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false })).secret;
+  const takenAt = new Date().toISOString();
+  const batch: SnapshotBatch = {
+    agentVersion: '1.4.2',
+    batchSeq: 1,
+    cycleStartedAt: takenAt,
+    cycleDurationMs: 4000,
+    snapshots: Array.from({ length: COUNT }, (_, i) => minerSnapshot(i, { takenAt })),
+  };
+  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
+    method: 'POST',
+    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: new Uint8Array(gzipBatch(batch)),
+  });
+  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('batch reboot from the miner list', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let errors: Error[];
+
+  beforeAll(async () => {
+    context = await newContext(browser, server.url, { viewport: 'desktop' });
+    page = await context.newPage();
+    errors = trackPageErrors(page);
+    await loginUi(page);
+    await page.goto('/device/miner');
+    await page.getByTestId('data-table-row').first().waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('keeps the batch menu disabled until miners are selected', async () => {
+    await page.getByTestId('batch-bar').waitFor();
+    expect(await page.getByTestId('batch-menu').isDisabled()).toBe(true);
+  });
+
+  it('reboots two selected miners and follows the progress as the agent reports', async () => {
+    const boxes = page.getByTestId('data-table-row').locator('input[type="checkbox"]');
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-op-batchReboot').click();
+    await page.getByTestId('batch-target').waitFor();
+    expect(await page.getByTestId('batch-target').innerText()).toContain('2');
+    await page.getByTestId('batch-dialog-run').click();
+    await page.getByTestId('batch-progress').waitFor();
+    await expect.poll(() => page.getByTestId('batch-progress-count').innerText()).toBe('0 / 2 done');
+    expect(await page.getByTestId('batch-progress-status').innerText()).toMatch(/waiting for the agent/i);
+
+    const tasks = await agentCall<AgentTask[]>('GET', '/tasks');
+    expect(tasks).toHaveLength(1);
+    const task = tasks[0]!;
+    expect(task.op).toBe('reboot');
+    expect(task.targets.map((t) => t.ip)).toEqual([minerIp(0), minerIp(1)]);
+    await agentCall('POST', `/tasks/${task.id}/results`, {
+      results: [
+        { ip: minerIp(0), ok: true },
+        { ip: minerIp(1), ok: false, reason: 'unreachable:timeout' },
+      ],
+      done: true,
+    });
+    await expect.poll(() => page.getByTestId('batch-progress-count').innerText(), { timeout: 15_000 }).toBe('2 / 2 done');
+    expect(await page.getByTestId('batch-progress-status').innerText()).toMatch(/finished/i);
+    expect(await page.getByTestId('batch-progress-successes').innerText()).toContain(minerIp(0));
+    expect(await page.getByTestId('batch-progress-failures').innerText()).toContain('timeout');
+
+    await page.getByTestId('batch-dialog-close').click();
+    await page.getByTestId('batch-log-open').click();
+    await page.getByTestId('batch-log-table').waitFor();
+    const row = await page.getByTestId('batch-log-table').locator('tbody tr').first().innerText();
+    expect(row).toContain('Reboot');
+    expect(row).toContain('2 / 2');
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
