@@ -40,6 +40,8 @@ export interface MenuEntry {
   activePath?: string;
   /** Parent entry key for nested menus. */
   parent?: string;
+  /** The page also answers `<path>/:tab` (spec 2: /setting/agent/pool/{tab}). */
+  tabs?: boolean;
 }
 
 const e = (
@@ -145,7 +147,7 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   e('logPool', '/log/pool', 'accountSecurity', 67200, 'list-search', { hidden: true }),
   // Settings
   e('farmSettings', '/setting/agent/agent', 'settings', 80000, 'settings-2'),
-  e('poolSettings', '/setting/agent/pool', 'settings', 81000, 'pool'),
+  e('poolSettings', '/setting/agent/pool', 'settings', 81000, 'pool', { tabs: true }),
   e('scanIpRanges', '/setting/agent/ip', 'settings', 82000, 'network'),
   e('subAreas', '/setting/agent/subArea', 'settings', 83000, 'sitemap'),
   e('subIp', '/setting/agent/subIp', 'settings', 83100, 'route'),

@@ -122,7 +122,7 @@ describe('customer → sub-account → pool group', () => {
   }, 60_000);
 
   it('adds a sub-account only after a successful observer test', async () => {
-    await page.goto('/setting/agent/pool?tab=subAccounts');
+    await page.goto('/setting/agent/pool/subAccounts');
     await page.getByTestId('sub-account-new').click();
     const dialog = page.getByTestId('sub-account-dialog').getByRole('dialog');
     await dialog.waitFor();

@@ -41,11 +41,13 @@ export function UnknownRoute() {
 }
 
 export function catalogueRoutes(useLayout: boolean): RouteObject[] {
-  return MENU_CATALOGUE.filter((m) => hasRouteComponent(m.key) && (m.useLayout !== false) === useLayout).map((entry) => ({
-    path: entry.path,
-    element: <MenuRoute entry={entry} />,
-    errorElement: <PageErrorRedirect />,
-  }));
+  return MENU_CATALOGUE.filter((m) => hasRouteComponent(m.key) && (m.useLayout !== false) === useLayout).flatMap((entry) =>
+    (entry.tabs ? [entry.path, `${entry.path}/:tab`] : [entry.path]).map((path) => ({
+      path,
+      element: <MenuRoute entry={entry} />,
+      errorElement: <PageErrorRedirect />,
+    })),
+  );
 }
 
 export function buildRoutes(): RouteObject[] {

@@ -276,7 +276,7 @@ export function PoolSettingsPage() {
 
   const select = (value: string | null) => {
     const next = POOL_TABS.find((x) => x === value) ?? 'groups';
-    void navigate({ pathname: '/setting/agent/pool', search: next === 'groups' ? '' : `?tab=${next}` }, { replace: true });
+    void navigate({ pathname: next === 'groups' ? '/setting/agent/pool' : `/setting/agent/pool/${next}` }, { replace: true });
   };
   const label: Record<PoolTab, string> = { groups: t('tabs.groups'), subAccounts: t('tabs.subAccounts'), whitelist: t('tabs.whitelist') };
 
