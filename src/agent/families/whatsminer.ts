@@ -376,7 +376,7 @@ export const whatsminerDriver: FamilyDriver = {
     });
   },
   async firmwareUpgrade() {
-    throw new OpError('unsupported-op', 'firmware upgrade over the Whatsminer API is not implemented by the agent');
+    throw new OpError('unsupported-op', 'firmware upgrade over the Whatsminer API is not supported by this agent version');
   },
   async dhcp(h, env) {
     await tryWrite(h, env, (c) => (c instanceof WhatsminerV3 ? c.set('set.system.net_config', 'dhcp') : c.write('net_config', { param: 'dhcp' })));
