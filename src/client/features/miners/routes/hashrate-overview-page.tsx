@@ -12,7 +12,7 @@ import { formatHashrate } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
 import { FARM_SERIES_RANGES, type FarmSeriesRange } from '@shared/schemas/miner';
 import { useFarmSeries, useIndexStat } from '../api/miners-api';
-import { MinersPageHeader } from '../components/miners-page-header';
+import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { type ChartAxis, type ChartSeries, UplotChart } from '../components/uplot-chart';
 import { formatPercent, formatTemp } from '../lib/format-miner';
@@ -66,7 +66,7 @@ export function HashrateOverviewPage() {
   if (!agentKey) {
     return (
       <Stack gap="md">
-        <MinersPageHeader title={t('overview.title')} />
+        <PageHeader title={t('overview.title')} />
         <NoFarm />
       </Stack>
     );
@@ -120,7 +120,7 @@ export function HashrateOverviewPage() {
 
   return (
     <Stack gap="md" data-testid="hashrate-overview-page">
-      <MinersPageHeader
+      <PageHeader
         title={t('overview.title')}
         description={s?.updatedAt ? t('overview.updatedAt', { time: formatDate(s.updatedAt) }) : t('overview.description')}
         actions={

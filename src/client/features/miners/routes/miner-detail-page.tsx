@@ -14,7 +14,7 @@ import { formatNumber } from '@shared/format/number';
 import { MINER_HISTORY_RANGES, type MinerDetail, type MinerHistoryPoint, type MinerHistoryRange } from '@shared/schemas/miner';
 import { ApiError } from '@client/lib/api-client';
 import { useMinerDetail, useMinerHistory } from '../api/miners-api';
-import { MinersPageHeader } from '../components/miners-page-header';
+import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status-badges';
 import { type ChartAxis, type ChartSeries, UplotChart } from '../components/uplot-chart';
@@ -60,7 +60,7 @@ export function MinerDetailPage() {
   if (!agentKey) {
     return (
       <Stack gap="md">
-        <MinersPageHeader title={t('detail.title')} actions={back} />
+        <PageHeader title={t('detail.title')} actions={back} />
         <NoFarm />
       </Stack>
     );
@@ -68,7 +68,7 @@ export function MinerDetailPage() {
   if (!ip) {
     return (
       <Stack gap="md">
-        <MinersPageHeader title={t('detail.title')} actions={back} />
+        <PageHeader title={t('detail.title')} actions={back} />
         <Alert color="yellow" data-testid="miner-detail-no-ip">
           {t('detail.noIp')}
         </Alert>
@@ -107,7 +107,7 @@ function MinerDetailView({ agentKey, ip, back }: { agentKey: string; ip: string;
 
   return (
     <Stack gap="md" data-testid="miner-detail-page">
-      <MinersPageHeader
+      <PageHeader
         title={m ? `${m.ip} · ${m.model || '-'}` : ip}
         description={m ? t('detail.takenAt', { time: formatDate(m.takenAt) }) : t('detail.title')}
         actions={

@@ -21,7 +21,7 @@ import { getAllMatchingMiners, useMinerList, useMinerStat } from '../api/miners-
 import { BatchOperationsBar } from '../components/batch-operations-bar';
 import { MinerCounters } from '../components/miner-counters';
 import { MinerFilterBar } from '../components/miner-filter-bar';
-import { MinersPageHeader } from '../components/miners-page-header';
+import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { type ExportFormat, exportMiners } from '../lib/export-miners';
 import { type MinerColumn, minerColumns } from '../lib/miner-columns';
@@ -44,7 +44,7 @@ function NoFarmPage() {
   const { t } = useTranslation('miners');
   return (
     <Stack gap="md">
-      <MinersPageHeader title={t('list.title')} />
+      <PageHeader title={t('list.title')} />
       <NoFarm />
     </Stack>
   );
@@ -140,7 +140,7 @@ function MinerList({ agentKey }: { agentKey: string }) {
 
   return (
     <Stack gap="sm" data-testid="miner-list-page">
-      <MinersPageHeader
+      <PageHeader
         title={t('list.title')}
         description={updatedAt ? t('list.updatedAt', { time: updatedAt }) : t('list.description')}
         actions={

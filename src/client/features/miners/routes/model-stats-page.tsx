@@ -12,7 +12,7 @@ import { formatHashrate } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
 import type { MinerModelStat } from '@shared/schemas/miner';
 import { useModelStats } from '../api/miners-api';
-import { MinersPageHeader } from '../components/miners-page-header';
+import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { formatPercent } from '../lib/format-miner';
 
@@ -45,7 +45,7 @@ export function ModelStatsPage() {
   if (!agentKey) {
     return (
       <Stack gap="md">
-        <MinersPageHeader title={t('models.title')} />
+        <PageHeader title={t('models.title')} />
         <NoFarm />
       </Stack>
     );
@@ -57,7 +57,7 @@ export function ModelStatsPage() {
 
   return (
     <Stack gap="md" data-testid="model-stats-page">
-      <MinersPageHeader
+      <PageHeader
         title={t('models.title')}
         description={t('models.description')}
         actions={
