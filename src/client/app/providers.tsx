@@ -48,6 +48,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
           buster: CACHE_BUSTER,
           dehydrateOptions: { shouldDehydrateQuery: (q) => q.state.status === 'success' && q.meta?.persist !== false },
         }}
+        // Restored answers are shown at once but are never taken as fresh: the last write before a reload may
+        // not have reached storage (throttled), so everything restored is refetched (kept as is when offline).
+        onSuccess={() => void queryClient.invalidateQueries()}
       >
         <ModalsProvider>
           <Notifications position="bottom-right" limit={4} zIndex={1000} />
