@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { ActionIcon, Badge, Button, Code, Menu, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconDots, IconKey, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
@@ -19,7 +18,7 @@ import { FarmStatusCell } from '../components/farm-status-cell';
 import { PageHeader } from '@client/components/page-header';
 import { useRotateSecret } from '../components/use-rotate-secret';
 import { farmRowToInfo } from '../lib/farm-row';
-import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { confirmDeletion } from '@client/lib/feedback';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; farm: FarmInfo };
 
@@ -40,17 +39,7 @@ export function FarmListPage() {
 
   const columns = useMemo<Column<FarmRow>[]>(() => {
     const confirmDelete = (row: FarmRow) =>
-      modals.openConfirmModal({
-        title: t('delete.confirmTitle'),
-        children: <Text size="sm">{t('delete.confirmBody', { name: row.agentName, agentKey: row.agentKey })}</Text>,
-        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-        confirmProps: { color: 'red' },
-        onConfirm: () =>
-          removeFarm(row.agentKey, {
-            onSuccess: () => notifySuccess(t('feedback.deleteSuccess')),
-            onError: (error) => notifyFailure(error, t('feedback.failed')),
-          }),
-      });
+      confirmDeletion(t, t('delete.confirmBody', { name: row.agentName, agentKey: row.agentKey }), (done) => removeFarm(row.agentKey, done));
     const cols: Column<FarmRow>[] = [
       { key: 'agentName', title: t('columns.name'), width: 180, fixed: 'left', render: (r) => <Text size="sm" fw={500}>{r.agentName}</Text> },
       { key: 'agentKey', title: t('columns.agentKey'), width: 160, render: (r) => <Code>{r.agentKey}</Code> },

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { ActionIcon, Badge, Button, EmptyState, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -8,7 +7,7 @@ import { DataTable } from '@client/components/data-table/data-table';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { PageHeader } from '@client/components/page-header';
 import { useAgentKey } from '@client/lib/agent-key';
-import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { confirmDeletion } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { formatNumber } from '@shared/format/number';
 import { CUSTOMER_PERMISSION, type Customer } from '@shared/schemas/customer';
@@ -32,17 +31,7 @@ export function CustomersPage() {
 
   const columns = useMemo<Column<Customer>[]>(() => {
     const confirmDelete = (c: Customer) =>
-      modals.openConfirmModal({
-        title: t('delete.confirmTitle'),
-        children: <Text size="sm">{t('delete.confirmBody', { name: c.name })}</Text>,
-        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-        confirmProps: { color: 'red' },
-        onConfirm: () =>
-          remove(
-            { agentKey: c.agentKey, id: c.id },
-            { onSuccess: () => notifySuccess(t('feedback.deleteSuccess')), onError: (error) => notifyFailure(error, t('feedback.failed')) },
-          ),
-      });
+      confirmDeletion(t, t('delete.confirmBody', { name: c.name }), (done) => remove({ agentKey: c.agentKey, id: c.id }, done));
     const cols: Column<Customer>[] = [
       { key: 'name', title: t('columns.name'), width: 160 },
       { key: 'contract', title: t('columns.contract'), width: 130 },

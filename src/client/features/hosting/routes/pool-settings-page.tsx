@@ -1,6 +1,5 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { ActionIcon, Button, EmptyState, Group, Stack, Tabs, Text, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -8,7 +7,7 @@ import { DataTable } from '@client/components/data-table/data-table';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { PageHeader } from '@client/components/page-header';
 import { useAgentKey } from '@client/lib/agent-key';
-import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { confirmDeletion, type DeletionCallbacks } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { formatNumber } from '@shared/format/number';
 import { POOL_PERMISSION, type PoolGroup, type PoolWhitelistEntry, type SubAccount } from '@shared/schemas/pool';
@@ -23,14 +22,7 @@ const CLOSED = { open: false } as const;
 
 function useConfirmDelete() {
   const { t } = useTranslation('pools');
-  return (title: string, run: (done: { onSuccess: () => void; onError: (e: unknown) => void }) => void) =>
-    modals.openConfirmModal({
-      title: t('delete.confirmTitle'),
-      children: <Text size="sm">{t('delete.confirmBody', { name: title })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => run({ onSuccess: () => notifySuccess(t('feedback.deleteSuccess')), onError: (e) => notifyFailure(e, t('feedback.failed')) }),
-    });
+  return (title: string, run: (done: DeletionCallbacks) => void) => confirmDeletion(t, t('delete.confirmBody', { name: title }), run);
 }
 
 function rowActions(label: string, t: (k: string) => string, onEdit: () => void, onDelete: () => void): ReactNode {

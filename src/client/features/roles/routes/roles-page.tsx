@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconEye, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
@@ -12,7 +11,7 @@ import type { RoleRow } from '@shared/schemas/access';
 import { useDeleteRole, useRoles } from '../api/roles';
 import { PageHeader } from '@client/components/page-header';
 import { RoleFormDialog } from '../components/role-form-dialog';
-import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { confirmDeletion } from '@client/lib/feedback';
 import { countPages } from '../lib/permission-matrix';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; role: RoleRow };
@@ -28,18 +27,8 @@ export function RolesPage() {
 
   const columns = useMemo<Column<RoleRow>[]>(() => {
     const confirmDelete = (row: RoleRow) =>
-      modals.openConfirmModal({
-        title: t('delete.confirmTitle'),
-        children: <Text size="sm">{t('delete.confirmBody', { name: row.name })}</Text>,
-        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-        confirmProps: { color: 'red' },
-        // The server refuses a role still assigned to users: its message is shown.
-        onConfirm: () =>
-          removeRole(row.id, {
-            onSuccess: () => notifySuccess(t('feedback.deleteSuccess')),
-            onError: (error) => notifyFailure(error, t('feedback.failed')),
-          }),
-      });
+      // The server refuses a role still assigned to users: its message is shown.
+      confirmDeletion(t, t('delete.confirmBody', { name: row.name }), (done) => removeRole(row.id, done));
     const cols: Column<RoleRow>[] = [
       {
         key: 'name',

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Badge, Button, EmptyState, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconBuildingWarehouse, IconListDetails, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -14,7 +13,7 @@ import { useDeleteScanIp, useScanIpList } from '../api/scan-ip';
 import { PageHeader } from '@client/components/page-header';
 import { ScanIpBatchDialog } from '../components/scan-ip-batch-dialog';
 import { ScanIpFormDialog } from '../components/scan-ip-form-dialog';
-import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { confirmDeletion } from '@client/lib/feedback';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; range: ScanIpRange } | { mode: 'batch' };
 
@@ -44,20 +43,7 @@ export function ScanIpPage() {
 
   const columns = useMemo<Column<ScanIpRange>[]>(() => {
     const confirmDelete = (range: ScanIpRange) =>
-      modals.openConfirmModal({
-        title: t('delete.confirmTitle'),
-        children: <Text size="sm">{t('delete.confirmBody', { ipBegin: range.ipBegin, ipEnd: range.ipEnd })}</Text>,
-        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-        confirmProps: { color: 'red' },
-        onConfirm: () =>
-          removeRanges(
-            { agentKey: range.agentKey, ids: [range.id] },
-            {
-              onSuccess: () => notifySuccess(t('feedback.deleteSuccess')),
-              onError: (error) => notifyFailure(error, t('feedback.failed')),
-            },
-          ),
-      });
+      confirmDeletion(t, t('delete.confirmBody', { ipBegin: range.ipBegin, ipEnd: range.ipEnd }), (done) => removeRanges({ agentKey: range.agentKey, ids: [range.id] }, done));
     const cols: Column<ScanIpRange>[] = [
       { key: 'sortNo', title: t('columns.sortNo'), width: 80, align: 'center' },
       { key: 'ipBegin', title: t('columns.ipBegin'), width: 150, render: (r) => <Text size="sm" ff="monospace">{r.ipBegin}</Text> },
@@ -128,22 +114,9 @@ export function ScanIpPage() {
 
   const confirmBatchDelete = () => {
     const ids = selected.map(String);
-    modals.openConfirmModal({
+    confirmDeletion(t, t('delete.batchBody', { count: ids.length }), (done) => removeRanges({ agentKey, ids }, done), {
       title: t('delete.batchTitle', { count: ids.length }),
-      children: <Text size="sm">{t('delete.batchBody', { count: ids.length })}</Text>,
-      labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        removeRanges(
-          { agentKey, ids },
-          {
-            onSuccess: () => {
-              setSelected([]);
-              notifySuccess(t('feedback.deleteSuccess'));
-            },
-            onError: (error) => notifyFailure(error, t('feedback.failed')),
-          },
-        ),
+      onDeleted: () => setSelected([]),
     });
   };
 

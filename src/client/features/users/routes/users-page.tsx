@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
@@ -14,7 +13,7 @@ import { useUsers } from '../api/get-users';
 import { useDeleteUser } from '../api/user-mutations';
 import { PageHeader } from '@client/components/page-header';
 import { UserFormDialog } from '../components/user-form-dialog';
-import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { confirmDeletion } from '@client/lib/feedback';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; user: UserRow };
 
@@ -34,17 +33,7 @@ export function UsersPage() {
 
   const columns = useMemo<Column<UserRow>[]>(() => {
     const confirmDelete = (row: UserRow) =>
-      modals.openConfirmModal({
-        title: t('delete.confirmTitle'),
-        children: <Text size="sm">{t('delete.confirmBody', { user: row.user })}</Text>,
-        labels: { confirm: t('delete.confirm'), cancel: t('actions.cancel') },
-        confirmProps: { color: 'red' },
-        onConfirm: () =>
-          removeUser(row.id, {
-            onSuccess: () => notifySuccess(t('feedback.deleteSuccess')),
-            onError: (error) => notifyFailure(error, t('feedback.failed')),
-          }),
-      });
+      confirmDeletion(t, t('delete.confirmBody', { user: row.user }), (done) => removeUser(row.id, done));
     const cols: Column<UserRow>[] = [
       {
         key: 'user',
