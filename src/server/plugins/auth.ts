@@ -24,10 +24,6 @@ export function registerAuth(app: FastifyInstance): void {
     if (!found || found.user.disabled) return;
     request.sessionId = found.sessionId;
     request.user = found.user;
-    if (found.user.is_admin) request.permissions = ALL;
-    else if (found.user.role_id) {
-      const role = await app.db.selectFrom('roles').select('permissions').where('id', '=', found.user.role_id).executeTakeFirst();
-      request.permissions = new Set(role?.permissions ?? []);
-    }
+    request.permissions = found.user.is_admin ? ALL : new Set(found.rolePermissions);
   });
 }

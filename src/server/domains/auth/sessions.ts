@@ -32,18 +32,24 @@ export async function createSession(
   });
 }
 
-export async function loadSession(db: DB, config: ServerConfig, token: string): Promise<{ sessionId: string; user: UserRecord } | null> {
+/** The session's user and the permission keys of the user's role, in one query (it runs on every call). */
+export async function loadSession(
+  db: DB,
+  config: ServerConfig,
+  token: string,
+): Promise<{ sessionId: string; user: UserRecord; rolePermissions: number[] } | null> {
   const id = sha256(token);
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('roles', 'roles.id', 'users.role_id')
     .selectAll('users')
-    .select(['sessions.last_seen_at as session_seen'])
+    .select(['sessions.last_seen_at as session_seen', 'roles.permissions as role_permissions'])
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', new Date())
     .executeTakeFirst();
   if (!row) return null;
-  const { session_seen, ...user } = row;
+  const { session_seen, role_permissions, ...user } = row;
   if (Date.now() - new Date(session_seen).getTime() > TOUCH_EVERY_MS) {
     await db
       .updateTable('sessions')
@@ -51,7 +57,7 @@ export async function loadSession(db: DB, config: ServerConfig, token: string): 
       .where('id', '=', id)
       .execute();
   }
-  return { sessionId: id, user };
+  return { sessionId: id, user, rolePermissions: role_permissions ?? [] };
 }
 
 export async function endSession(db: DB, sessionId: string): Promise<void> {
