@@ -47,6 +47,9 @@ export function pgliteDatabase(pglite: PGlite): OpenedDatabase {
 
 export function postgresDatabase(url: string, max = 10): OpenedDatabase {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection closed by the server (restart, failover, a dropped database) must not crash the process:
+  // the pool discards it and opens a new one on the next query.
+  pool.on('error', (err) => console.error(`postgres: idle connection lost: ${err.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', pglite: null, close: () => db.destroy() };
 }
