@@ -5,6 +5,7 @@ import { IconDeviceDesktop, IconDeviceMobile, IconLogout, IconUserCog } from '@t
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { useCurrentUser } from '@client/lib/session-api';
 import { formatDate } from '@shared/format/date';
@@ -132,9 +133,7 @@ export function AccountSecurityPage() {
         columns={columns}
         rows={sessions.data ?? []}
         rowKey="id"
-        loading={sessions.isFetching}
-        error={sessions.isError ? sessions.error : undefined}
-        onRetry={() => void sessions.refetch()}
+        {...queryTableState(sessions)}
         emptyText={t('sessions.empty')}
       />
     </Stack>

@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconDots, IconKey, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { DEFAULT_PAGE_SIZE } from '@client/components/data-table/data-table-types';
 import { usePermissions } from '@client/lib/session-api';
@@ -118,9 +119,7 @@ export function FarmListPage() {
         columns={columns}
         rows={farms.data?.list ?? []}
         rowKey="agentKey"
-        loading={farms.isFetching}
-        error={farms.isError ? farms.error : undefined}
-        onRetry={() => void farms.refetch()}
+        {...queryTableState(farms)}
         emptyText={
           keyword ? (
             t('list.emptySearch', { keyword })

@@ -4,6 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import { DEFAULT_PAGE_SIZE, type Column } from '@client/components/data-table/data-table-types';
 import { formatNumber } from '@shared/format/number';
 import type { HostInfo } from '@shared/schemas/farm';
@@ -82,9 +83,7 @@ export function HostInfoPage() {
         columns={columns}
         rows={hosts.data?.list ?? []}
         rowKey="agentKey"
-        loading={hosts.isFetching}
-        error={hosts.isError ? hosts.error : undefined}
-        onRetry={() => void hosts.refetch()}
+        {...queryTableState(hosts)}
         emptyText={t('host.empty')}
         onRowClick={(r) => void navigate(hostDetailHref(r.agentKey))}
         pagination={{

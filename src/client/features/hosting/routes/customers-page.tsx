@@ -4,6 +4,7 @@ import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { PageHeader } from '@client/components/page-header';
 import { useAgentKey } from '@client/lib/agent-key';
@@ -122,9 +123,7 @@ export function CustomersPage() {
         rows={rows}
         rowKey="id"
         rowNumbers
-        loading={list.isFetching}
-        error={list.isError ? list.error : undefined}
-        onRetry={() => void list.refetch()}
+        {...queryTableState(list)}
         emptyText={t('list.empty')}
         toolbar={
           <Badge variant="light" size="lg" radius="sm" tt="none" data-testid="customer-total">

@@ -4,6 +4,7 @@ import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { PageHeader } from '@client/components/page-header';
 import { useAgentKey } from '@client/lib/agent-key';
@@ -107,9 +108,7 @@ function GroupsTab({ agentKey, canOperate }: { agentKey: string; canOperate: boo
         rows={groups.data ?? []}
         rowKey="id"
         rowNumbers
-        loading={groups.isFetching}
-        error={groups.isError ? groups.error : undefined}
-        onRetry={() => void groups.refetch()}
+        {...queryTableState(groups)}
         emptyText={t('group.empty')}
         toolbar={
           canOperate && (
@@ -164,9 +163,7 @@ function SubAccountsTab({ agentKey, canOperate }: { agentKey: string; canOperate
         rows={subs.data?.list ?? []}
         rowKey="id"
         rowNumbers
-        loading={subs.isFetching}
-        error={subs.isError ? subs.error : undefined}
-        onRetry={() => void subs.refetch()}
+        {...queryTableState(subs)}
         emptyText={t('sub.empty')}
         toolbar={
           canOperate && (
@@ -223,9 +220,7 @@ function WhitelistTab({ agentKey, canOperate }: { agentKey: string; canOperate: 
         rows={list.data ?? []}
         rowKey="id"
         rowNumbers
-        loading={list.isFetching}
-        error={list.isError ? list.error : undefined}
-        onRetry={() => void list.refetch()}
+        {...queryTableState(list)}
         emptyText={t('whitelist.empty')}
         toolbar={
           canOperate && (

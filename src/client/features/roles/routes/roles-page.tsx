@@ -3,6 +3,7 @@ import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine
 import { IconEye, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { usePermissions } from '@client/lib/session-api';
 import { formatDate } from '@shared/format/date';
@@ -116,9 +117,7 @@ export function RolesPage() {
         columns={columns}
         rows={roles.data ?? []}
         rowKey="id"
-        loading={roles.isFetching}
-        error={roles.isError ? roles.error : undefined}
-        onRetry={() => void roles.refetch()}
+        {...queryTableState(roles)}
         emptyText={t('list.empty')}
       />
       <RoleFormDialog

@@ -4,6 +4,7 @@ import { IconBuildingWarehouse, IconListDetails, IconPencil, IconPlus, IconTrash
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column, RowKey } from '@client/components/data-table/data-table-types';
 import { useAgentKey } from '@client/lib/agent-key';
 import { usePermissions } from '@client/lib/session-api';
@@ -129,9 +130,7 @@ export function ScanIpPage() {
         columns={columns}
         rows={rows}
         rowKey="id"
-        loading={ranges.isFetching}
-        error={ranges.isError ? ranges.error : undefined}
-        onRetry={() => void ranges.refetch()}
+        {...queryTableState(ranges)}
         selection={canOperate ? { selectedKeys: selected, onChange: setSelected } : undefined}
         emptyText={
           <Stack gap={6} align="center" py="sm">

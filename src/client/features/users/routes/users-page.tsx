@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
+import { queryTableState } from '@client/components/data-table/query-state';
 import { DEFAULT_PAGE_SIZE, type Column } from '@client/components/data-table/data-table-types';
 import { useCurrentUser, usePermissions } from '@client/lib/session-api';
 import { formatDate } from '@shared/format/date';
@@ -134,9 +135,7 @@ export function UsersPage() {
         columns={columns}
         rows={users.data?.list ?? []}
         rowKey="id"
-        loading={users.isFetching}
-        error={users.isError ? users.error : undefined}
-        onRetry={() => void users.refetch()}
+        {...queryTableState(users)}
         emptyText={keyword ? t('list.emptySearch', { keyword }) : t('list.empty')}
         toolbar={
           <TextInput
