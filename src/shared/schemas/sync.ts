@@ -1,0 +1,75 @@
+/**
+ * Delta sync contract (api-conventions.md "Delta sync for offline caches"):
+ * GET /api/sync/<collection>?agentKey=…&since=<cursor>&limit=<n> →
+ * data: { rows, deleted, cursor, more }. The cursor is the server's monotonically increasing row version
+ * (a decimal string); no cursor = everything. Rows are the compact projections the offline screens need.
+ */
+import { z } from 'zod';
+
+export const SYNC_COLLECTIONS = ['miners', 'customers'] as const;
+export type SyncCollection = (typeof SYNC_COLLECTIONS)[number];
+
+export const SYNC_PAGE_MAX = 5000;
+export const SYNC_PAGE_DEFAULT = 2000;
+
+export const SyncQuery = z.object({
+  agentKey: z.string().min(1),
+  since: z.string().regex(/^\d{1,19}$/).optional(),
+  limit: z.coerce.number().int().min(1).max(SYNC_PAGE_MAX).default(SYNC_PAGE_DEFAULT),
+});
+export type SyncQuery = z.infer<typeof SyncQuery>;
+
+export interface SyncPage<Row> {
+  rows: Row[];
+  /** Keys (the collection's primary key) of rows removed since the cursor. */
+  deleted: string[];
+  /** Pass as `since` next time. Unchanged when nothing changed. */
+  cursor: string;
+  /** More rows wait: ask again at once with the new cursor. */
+  more: boolean;
+}
+
+/** A miner as the technician's phone keeps it (the card, search and scan work from this offline). */
+export interface MinerSyncRow {
+  id: string;
+  ip: string;
+  /** Upper-case SN ('' when the firmware reports none). */
+  sn: string;
+  mac: string;
+  make: string;
+  model: string;
+  firmwareVersion: string;
+  online: boolean;
+  /** Spec 3 §4 states that hold, online/offline first. */
+  statuses: string[];
+  faultLabels: string[];
+  /** GH/s. */
+  gHS5s: number;
+  gHSav: number;
+  rateIdeal: number;
+  tempChipMax: number | null;
+  tempPcbMax: number | null;
+  fanMin: number | null;
+  fanMax: number | null;
+  workMode: string;
+  /** Records kept by us (miner_marks). */
+  customer: string | null;
+  accident: string | null;
+  accidentNote: string | null;
+  offShelf: boolean;
+  /** Shelf name and seat, when the miner is placed (null until shelves exist for it). */
+  shelf: string | null;
+  seat: string | null;
+  /** When the agent read the miner (ISO). */
+  takenAt: string;
+  /** Version of the miner's marks (customer, accident); sent back with a change, 409 when stale. */
+  marksVersion: string;
+  /** Row version (the sync cursor value of this row). */
+  version: string;
+}
+
+export interface CustomerSyncRow {
+  id: string;
+  name: string;
+  version: string;
+}
