@@ -90,6 +90,9 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   e('abnormalAlarms', '/alarm/security', 'minerMonitoring', 13000, 'alert-triangle'),
   e('alarmList', '/alarm/list', 'minerMonitoring', 13100, 'list', { hidden: true }),
   e('opsDailyReport', '/assets/assetsReport', 'minerMonitoring', 14000, 'report'),
+  // The technician's phone workflow (issue 5): search and scan, miner card, recent miners — offline from the cache.
+  e('fieldHome', '/field', 'minerMonitoring', 15000, 'scan'),
+  e('fieldMiner', '/field/miner', 'minerMonitoring', 15100, 'device-mobile', { hidden: true, activePath: '/field', parent: 'fieldHome' }),
   // Mining income
   e('miningIncome', '/income/miningIncoming', 'miningIncome', 20000, 'coin'),
   e('earningsEstimate', '/statistics/earnings', 'miningIncome', 21000, 'calculator'),

@@ -27,6 +27,8 @@ export interface CustomersTable {
   hosting_result: Json<StoredHostingRow[]>;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
+  /** Sync version (migration 202611230100), bigint read as a string. */
+  version: Generated<string>;
 }
 
 export interface SubAccountsTable {

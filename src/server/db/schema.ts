@@ -200,6 +200,17 @@ export interface MinerMarksTable {
   accident_at: Timestamp | null;
   updated_by: string | null;
   updated_at: TimestampDefault;
+  /** Bumped on every update (migration 202611230100); a change of customer from a phone sends it back. */
+  version: Generated<string>;
+}
+
+/** Deleted rows of synced collections (migration 202611230100). */
+export interface SyncTombstonesTable {
+  collection: string;
+  agent_key: string;
+  row_key: string;
+  version: Generated<string>;
+  deleted_at: TimestampDefault;
 }
 
 export interface VerificationCodesTable {
@@ -255,6 +266,7 @@ export interface Database {
   agent_task_results: AgentTaskResultsTable;
   scan_ip_ranges: ScanIpRangesTable;
   miner_marks: MinerMarksTable;
+  sync_tombstones: SyncTombstonesTable;
   verification_codes: VerificationCodesTable;
   message_outbox: MessageOutboxTable;
   ip_lists: IpListsTable;
