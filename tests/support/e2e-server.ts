@@ -59,13 +59,16 @@ async function waitForServer(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`server did not answer /api/config/public within ${timeoutMs} ms\n${log()}`);
 }
 
+/** The built console the specs serve: `dist`, or E2E_DIST (a build of one's own: `npx vite build --outDir /tmp/x`). */
+const DIST_DIR = process.env.E2E_DIST ?? join(REPO_ROOT, 'dist');
+
 export async function startServer(opts: StartOptions = {}): Promise<E2EServer> {
-  if (!existsSync(join(REPO_ROOT, 'dist', 'index.html'))) throw new Error('dist/index.html is missing: run `npx vite build` before the e2e specs');
+  if (!existsSync(join(DIST_DIR, 'index.html'))) throw new Error(`${DIST_DIR}/index.html is missing: run \`npx vite build\` before the e2e specs`);
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'hf-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const distCopy = join(dataDir, 'dist');
-  cpSync(join(REPO_ROOT, 'dist'), distCopy, { recursive: true });
+  cpSync(DIST_DIR, distCopy, { recursive: true });
   if (!existsSync(join(distCopy, 'index.html'))) throw new Error('dist changed while it was copied (a build is running?): try again');
   let output = '';
   let child: ChildProcess | null = null;
