@@ -8,6 +8,8 @@ const KIND: Partial<Record<FirmwareFamily, MinerFirmwareKind>> = {
   whatsminer: 'btminer',
   braiins: 'braiins',
   vnish: 'vnish',
+  // LuxOS runs on stock Antminer hardware: same boards, chips and fans
+  luxos: 'stock',
 };
 
 const cache = new Map<string, MinerModel | null>();

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { DiskBuffer } from './disk-buffer';
+import { DiskBuffer, gzipJoined } from './disk-buffer';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -110,5 +110,17 @@ describe('DiskBuffer', () => {
     expect(b2.seqs()).toEqual([1, 2]);
     expect(fs.existsSync(path.join(dir, 'batch-000000000003.json.gz.tmp'))).toBe(false);
     expect(b2.enqueue(batch(3)).batchSeq).toBe(3);
+  });
+});
+
+describe('gzipJoined', () => {
+  it('gunzips to head + parts joined by commas + tail, for 0, 1, and several gzip members', () => {
+    for (const n of [0, 1, 999, 1000, 1001, 3500]) {
+      const parts = Array.from({ length: n }, (_, i) => JSON.stringify({ ip: `10.0.${i >> 8}.${i & 255}`, n: i }));
+      const gz = gzipJoined('{"batchSeq":1,"snapshots":[', parts, ']}');
+      const text = zlib.gunzipSync(gz).toString('utf8');
+      expect(text).toBe(`{"batchSeq":1,"snapshots":[${parts.join(',')}]}`);
+      expect((JSON.parse(text) as { snapshots: unknown[] }).snapshots).toHaveLength(n);
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { checkCapability, type CapabilityMiner } from '@shared/miner-capabilities';
 import type { AgentTask, BatchPacing, TaskMinerResult } from '@shared/schemas/agent-uplink';
+import type { HistoryLogUpload } from '@shared/schemas/miner-records';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { mapLimit, sleep } from './concurrency';
+import { readMinerLog } from './history-log';
 import { OpError, type DriverEnv, type FamilyDriver, type MinerHandle } from './miner-types';
 import { driverFor } from './poller';
 import { HttpError } from './protocols/http-client';
@@ -27,6 +29,8 @@ export interface ExecutorDeps {
   fetchFile?: (url: string) => Promise<Buffer>;
   /** Called after a successful password change so the new password is tried first from now on. */
   passwordChanged?: (family: string, newPassword: string) => void;
+  /** Uploads what a history-log task read (op 'history-log'). */
+  uploadHistoryLog?: (taskId: string, upload: HistoryLogUpload) => Promise<unknown>;
 }
 
 export interface RunOptions {
@@ -94,6 +98,9 @@ async function runOp(task: AgentTask, driver: FamilyDriver, h: MinerHandle, env:
       return driver.setFrequency(h, env, task.params.freqMhz);
     case 'power-percent':
       return driver.powerPercent(h, env, task.params.percent);
+    case 'set-fans':
+      if (task.params.mode === 'manual' && task.params.percent === undefined) throw new OpError('invalid-params', 'manual fan mode needs a percent');
+      return driver.setFans(h, env, task.params.mode, task.params.percent);
     case 'remove':
       deps.remove(h.id.ip);
       return;
@@ -110,6 +117,7 @@ export async function runForTarget(task: AgentTask, ip: string, sn: string | und
   const snap = deps.snapshot(ip);
   if (!h || !snap) return { ip, ok: false, reason: 'unknown-miner' };
   if (sn && snap.sn && sn !== snap.sn) return { ip, ok: false, reason: 'sn-mismatch' };
+  if (task.op === 'history-log') return historyLog(task.id, ip, h, deps);
   const percent = task.op === 'adjust-hashrate' || task.op === 'power-percent' ? task.params.percent : undefined;
   const cap = checkCapability(task.op, capabilityView(snap), percent === undefined ? undefined : { percent });
   if (!cap.ok) return { ip, ok: false, reason: cap.reason };
@@ -122,6 +130,28 @@ export async function runForTarget(task: AgentTask, ip: string, sn: string | und
   } catch (e) {
     return { ip, ok: false, reason: reasonOf(e) };
   }
+}
+
+/** Reads the miner's log and uploads it; the upload carries the failure reason too, so the console shows it. */
+async function historyLog(taskId: string, ip: string, h: MinerHandle, deps: ExecutorDeps): Promise<TaskMinerResult> {
+  if (!deps.uploadHistoryLog) return { ip, ok: false, reason: 'unsupported-op' };
+  let result: TaskMinerResult;
+  let upload: HistoryLogUpload;
+  try {
+    const log = await readMinerLog(h, deps.env());
+    result = { ip, ok: true };
+    upload = { ip, ok: true, content: log.content, source: log.source };
+  } catch (e) {
+    const reason = reasonOf(e);
+    result = { ip, ok: false, reason };
+    upload = { ip, ok: false, reason };
+  }
+  try {
+    await deps.uploadHistoryLog(taskId, upload);
+  } catch (e) {
+    return { ip, ok: false, reason: `upload-failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300) };
+  }
+  return result;
 }
 
 /** Runs the whole task in staggered packets; resolves with every target's result. */

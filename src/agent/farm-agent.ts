@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AgentConfig, type AgentConfigInput, type AgentTask, type TaskMinerResult } from '@shared/schemas/agent-uplink';
+import { AgentConfig, type AgentConfigInput, type AgentCredentials, type AgentTask, type TaskMinerResult } from '@shared/schemas/agent-uplink';
 import { sleep } from './concurrency';
 import { DiskBuffer } from './disk-buffer';
 import { runTask } from './executor';
@@ -40,6 +40,32 @@ export interface CycleReport {
   uploaded: number;
   buffered: number;
 }
+
+/**
+ * The configured credentials with passwords the agent itself changed (newest first) in front. An empty list means
+ * "the firmware defaults": they stay behind the new password, or every other miner of the family would lose its
+ * (default) login once one miner's password changed.
+ */
+export function withChangedPasswords(configured: AgentCredentials, extra: Record<string, string[]>): AgentCredentials {
+  const creds = { ...configured };
+  for (const [fam, pws] of Object.entries(extra)) {
+    const key = fam as keyof AgentCredentials;
+    if (!creds[key]) continue;
+    const user = fam === 'antminer' || fam === 'braiins' ? 'root' : fam === 'whatsminer' ? 'super' : 'admin';
+    const base = creds[key].length ? creds[key] : (FACTORY_CREDENTIALS[key] ?? []);
+    creds[key] = [...pws.map((p) => ({ user: base[0]?.user ?? user, password: p })), ...base.filter((b) => !pws.includes(b.password))];
+  }
+  return creds;
+}
+
+/** Factory logins per credential list (what an empty list stands for in the drivers). */
+const FACTORY_CREDENTIALS: Partial<Record<string, Array<{ user: string; password: string }>>> = {
+  antminer: [{ user: 'root', password: 'root' }],
+  braiins: [{ user: 'root', password: 'root' }],
+  // v3 account super/super first; '' user = the v2 admin password (v3 would try it as super and move on)
+  whatsminer: [{ user: 'super', password: 'super' }, { user: '', password: 'admin' }],
+  vnish: [{ user: 'admin', password: 'admin' }],
+};
 
 export class FarmAgent {
   readonly uplink: UplinkClient;
@@ -82,17 +108,9 @@ export class FarmAgent {
 
   driverEnv(): DriverEnv {
     const c = this.config;
-    const creds = { ...c.credentials };
-    for (const [fam, pws] of Object.entries(this.extraPasswords)) {
-      const key = fam as keyof typeof creds;
-      if (!creds[key]) continue;
-      const user = fam === 'antminer' || fam === 'braiins' ? 'root' : fam === 'whatsminer' ? 'super' : 'admin';
-      const base = creds[key].length ? creds[key] : [];
-      creds[key] = [...pws.map((p) => ({ user: base[0]?.user ?? user, password: p })), ...base];
-    }
     return {
       ports: c.ports ?? DEFAULT_PORTS,
-      credentials: creds,
+      credentials: withChangedPasswords(c.credentials, this.extraPasswords),
       connectTimeoutMs: this.o.timeouts?.connectMs ?? 3000,
       rpcTimeoutMs: this.o.timeouts?.rpcMs ?? 10000,
       webTimeoutMs: this.o.timeouts?.webMs ?? 8000,
@@ -224,6 +242,7 @@ export class FarmAgent {
         },
         touched: (ip) => this.poller.invalidateDetail(ip),
         fetchFile: (url) => this.uplink.fetchFile(url),
+        uploadHistoryLog: (taskId, upload) => this.uplink.postHistoryLog(taskId, upload),
         passwordChanged: (family, pw) => {
           const key = family === 'antminer-stock' ? 'antminer' : family;
           this.extraPasswords[key] = [pw, ...(this.extraPasswords[key] ?? []).filter((x) => x !== pw)];

@@ -83,6 +83,8 @@ export interface FamilyDriver {
   adjustHashrate(h: MinerHandle, env: DriverEnv, percent: number): Promise<void>;
   setFrequency(h: MinerHandle, env: DriverEnv, freqMhz: number): Promise<void>;
   powerPercent(h: MinerHandle, env: DriverEnv, percent: number): Promise<void>;
+  /** Fan control: automatic, or a fixed duty cycle (percent) in manual mode. */
+  setFans(h: MinerHandle, env: DriverEnv, mode: 'auto' | 'manual', percent?: number): Promise<void>;
 }
 
 /**

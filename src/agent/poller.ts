@@ -3,6 +3,7 @@ import { lookupModel } from './catalogue';
 import { forEachLimit } from './concurrency';
 import { antminerStockDriver } from './families/antminer-stock';
 import { braiinsDriver } from './families/braiins';
+import { luxosDriver } from './families/luxos';
 import { vnishDriver } from './families/vnish';
 import { whatsminerDriver } from './families/whatsminer';
 import type { DriverEnv, FamilyDriver, IdentifiedMiner, MinerHandle, MinerReading } from './miner-types';
@@ -25,6 +26,8 @@ export function driverFor(family: IdentifiedMiner['family']): FamilyDriver | nul
       return braiinsDriver;
     case 'vnish':
       return vnishDriver;
+    case 'luxos':
+      return luxosDriver;
     default:
       return null;
   }
@@ -170,15 +173,15 @@ export class Poller {
       else out.push(s);
     });
     let snapshotsJson: string[] = [];
+    let snapshots: MinerSnapshot[] = [];
     if (o.json) {
       markDuplicateSnsJson(outJson);
-      outJson.sort((a, b) => ipNum(a.ip) - ipNum(b.ip));
-      snapshotsJson = outJson.map((x) => x.text);
+      snapshotsJson = sortByIp(outJson).map((x) => x.text);
     } else {
       markDuplicateSns(out);
-      out.sort((a, b) => ipNum(a.ip) - ipNum(b.ip));
+      snapshots = sortByIp(out);
     }
-    return { snapshots: out, snapshotsJson, startedAt, durationMs: Date.now() - started, ok, failed };
+    return { snapshots, snapshotsJson, startedAt, durationMs: Date.now() - started, ok, failed };
   }
 
   private toSnapshot(r: MinerReading, takenAt: string, whitelist: string[][]): MinerSnapshot {
@@ -240,6 +243,13 @@ function markDuplicateSnsJson(items: Array<{ sn: string; text: string }>): void 
 
 function offlineFlags(): MinerSnapshot['state'] {
   return { online: false, qualified: false, unqualified: false, zeroHashrate: false, cannotStart: false, illegalPool: false, abnormalIdeal: false, sleeping: false, lowPower: false };
+}
+
+/** Items in numeric IP order (each address converted once, not once per comparison). */
+function sortByIp<T extends { ip: string }>(items: T[]): T[] {
+  const keyed = items.map((item) => ({ item, n: ipNum(item.ip) }));
+  keyed.sort((a, b) => a.n - b.n);
+  return keyed.map((k) => k.item);
 }
 
 function ipNum(ip: string): number {

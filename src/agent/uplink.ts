@@ -12,6 +12,7 @@ import {
   type Heartbeat,
   type TaskResultReport,
 } from '@shared/schemas/agent-uplink';
+import type { HistoryLogUpload } from '@shared/schemas/miner-records';
 import { z } from 'zod';
 
 /**
@@ -141,6 +142,13 @@ export class UplinkClient {
 
   postTaskResults(id: string, report: TaskResultReport): Promise<TaskResultAck> {
     return this.call('POST', AGENT_UPLINK_PATHS.taskResults.replace(':id', encodeURIComponent(id)), TaskResultAck, Buffer.from(JSON.stringify(report)), {
+      'Content-Type': 'application/json',
+    });
+  }
+
+  /** Uploads the log read for a history-log task. */
+  postHistoryLog(id: string, upload: HistoryLogUpload): Promise<{ stored: boolean }> {
+    return this.call('POST', AGENT_UPLINK_PATHS.historyLog.replace(':id', encodeURIComponent(id)), z.object({ stored: z.boolean() }), Buffer.from(JSON.stringify(upload)), {
       'Content-Type': 'application/json',
     });
   }

@@ -39,7 +39,7 @@ export interface CapabilityMiner {
 /** Operations that have rules; other ops only need the miner online. */
 export type CapabilityOp =
   | 'reboot' | 'blink-on' | 'blink-off' | 'set-pools' | 'work-mode' | 'factory-reset' | 'change-password'
-  | 'firmware-upgrade' | 'dhcp' | 'remove' | 'adjust-hashrate' | 'set-frequency' | 'power-percent';
+  | 'firmware-upgrade' | 'dhcp' | 'remove' | 'adjust-hashrate' | 'set-frequency' | 'power-percent' | 'set-fans';
 
 const OK: CapabilityResult = { ok: true };
 const no = (reason: CapabilityReason): CapabilityResult => ({ ok: false, reason });

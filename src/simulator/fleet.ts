@@ -4,7 +4,7 @@ import type net from 'node:net';
 import { MINER_MODELS, type MinerModel } from '@shared/miner-models';
 import { hostAddresses } from './cidr';
 import { createControlServer } from './control-server';
-import { initialFirmware } from './devices/firmware-catalogue';
+import { LUXOS_VERSIONS, initialFirmware, luxosFirmware } from './devices/firmware-catalogue';
 import { SimMiner } from './devices/sim-miner';
 import { FaultProcess } from './faults';
 import { createRng, pick, randomToken } from './rng';
@@ -47,7 +47,8 @@ export interface Fleet {
   close(): Promise<void>;
 }
 
-const DEFAULT_MIX: Record<SimFamily, number> = { 'antminer-stock': 0.72, whatsminer: 0.18, braiins: 0.05, vnish: 0.05 };
+/** LuxOS units only appear when a mix asks for them (`mix: { luxos: n }`). */
+const DEFAULT_MIX: Record<SimFamily, number> = { 'antminer-stock': 0.72, whatsminer: 0.18, braiins: 0.05, vnish: 0.05, luxos: 0 };
 
 /** Relative share of each catalogue model inside its family (farms hold more S19j Pro / S21 than Hyd units). */
 const MODEL_WEIGHTS: Record<string, number> = {
@@ -128,6 +129,8 @@ function buildMiners(opts: FleetOptions, env: SimEnv): SimMiner[] {
     list.push({ item: model, weight: MODEL_WEIGHTS[model.id] ?? 1 });
     modelsByFamily.set(f, list);
   }
+  // LuxOS is installed on stock Antminer hardware
+  modelsByFamily.set('luxos', modelsByFamily.get('antminer-stock') ?? []);
   const now = env.now();
   const miners: SimMiner[] = new Array<SimMiner>(ips.length);
   for (let i = 0; i < ips.length; i++) {
@@ -149,7 +152,7 @@ function buildMiners(opts: FleetOptions, env: SimEnv): SimMiner[] {
       index: i, ip, family, model,
       mac: `${macPrefix}:${hex2(i >> 16)}:${hex2(i >> 8)}:${hex2(i)}`,
       sn: whats ? `HTM3CS40HD${randomToken(rng, 7, '0123456789')}` : randomToken(rng, 17),
-      firmware: initialFirmware(model, rng), pools, boardSns,
+      firmware: family === 'luxos' ? luxosFirmware(pick(rng, LUXOS_VERSIONS)) : initialFirmware(model, rng), pools, boardSns,
       webUser: whats ? 'admin' : 'root', webPassword: family === 'vnish' || whats ? 'admin' : 'root',
       bootAt: now - Math.floor(3_600_000 + rng() * 29 * 86_400_000),
       tempOffset: (rng() - 0.5) * 6, rateSpread: (rng() - 0.5) * 0.04,

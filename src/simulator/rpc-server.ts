@@ -1,10 +1,12 @@
 import net from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { plainIPv4 } from './cidr';
 import { applyJsonQuirk, isJsonQuirk } from './quirks';
 import { SLOW_REPLY_MS, type SimEnv } from './sim-types';
 import { antminerStockRpc } from './devices/antminer-stock';
 import { braiinsRpc } from './devices/braiins';
 import { dispatchCgminer, errorReply, parseRpcRequest, whenSec, type RpcOutcome, type RpcRequest } from './devices/cgminer-common';
+import { luxosRpc } from './devices/luxos';
 import type { SimMiner } from './devices/sim-miner';
 import { vnishRpc } from './devices/vnish';
 import { whatsminerApi, whatsminerRpc, whatsminerV3 } from './devices/whatsminer';
@@ -14,6 +16,8 @@ const REQUEST_IDLE_MS = 15_000;
 const MAX_REQUEST_BYTES = 64 * 1024;
 /** cgminer parses what one recv() gave it; we allow segmented requests but answer Invalid JSON after this idle gap. */
 const INCOMPLETE_IDLE_MS = 300;
+/** Largest firmware image a Whatsminer accepts over the v2 upload. */
+const MAX_IMAGE_BYTES = 256 * 1024 * 1024;
 
 export type MinerLookup = (ip: string) => SimMiner | undefined;
 
@@ -28,6 +32,7 @@ function route(m: SimMiner, req: RpcRequest, now: number): RpcOutcome {
     case 'whatsminer': return whatsminerRpc(m, req, now);
     case 'braiins': return dispatchCgminer(braiinsRpc, m, req, now);
     case 'vnish': return dispatchCgminer(vnishRpc, m, req, now);
+    case 'luxos': return dispatchCgminer(luxosRpc, m, req, now);
     default: return dispatchCgminer(antminerStockRpc, m, req, now);
   }
 }
@@ -37,6 +42,7 @@ function descriptionOf(m: SimMiner): string {
     case 'whatsminer': return 'btminer';
     case 'braiins': return braiinsRpc.description(m);
     case 'vnish': return vnishRpc.description(m);
+    case 'luxos': return luxosRpc.description(m);
     default: return antminerStockRpc.description(m);
   }
 }
@@ -54,15 +60,23 @@ export function createRpcServer(lookup: MinerLookup, env: SimEnv): net.Server {
     }
     let buf = '';
     let done = false;
-    socket.setEncoding('utf8');
+    const decoder = new StringDecoder('utf8');
+    /** Set while a firmware image is being received after a `ready` reply. */
+    let upload: { handler: (image: Buffer) => { text: string; after?: () => void }; data: Buffer } | null = null;
     socket.setTimeout(REQUEST_IDLE_MS, () => socket.destroy());
     socket.on('error', () => socket.destroy());
 
-    const respond = (text: string, after?: () => void): void => {
+    const respond = (text: string, after?: () => void, next?: (image: Buffer) => { text: string; after?: () => void }): void => {
       const send = (): void => {
         if (socket.destroyed) return;
         if (!m.apiUp) {
           resetSocket(socket);
+          return;
+        }
+        if (next) {
+          upload = { handler: next, data: Buffer.alloc(0) };
+          socket.setTimeout(120_000, () => socket.destroy());
+          socket.write(`${text}\0`);
           return;
         }
         socket.end(`${text}\0`, () => after?.());
@@ -105,11 +119,32 @@ export function createRpcServer(lookup: MinerLookup, env: SimEnv): net.Server {
         return;
       }
       const text = out.json !== false && isJsonQuirk(m.quirk) ? applyJsonQuirk(out.text, m.quirk) : out.text;
-      respond(text, out.after);
+      respond(text, out.after, out.upload);
+    };
+
+    const takeImage = (chunk: Buffer): void => {
+      if (!upload) return;
+      upload.data = upload.data.length ? Buffer.concat([upload.data, chunk]) : chunk;
+      if (upload.data.length < 4) return;
+      const len = upload.data.readUInt32LE(0);
+      if (len > MAX_IMAGE_BYTES) {
+        socket.destroy();
+        return;
+      }
+      if (upload.data.length < 4 + len) return;
+      const result = upload.handler(upload.data.subarray(4, 4 + len));
+      upload = null;
+      socket.end(`${result.text}\0`, () => result.after?.());
     };
 
     let idle: NodeJS.Timeout | undefined;
-    socket.on('data', (chunk: string) => {
+    socket.on('data', (raw: Buffer) => {
+      if (upload) {
+        takeImage(raw);
+        return;
+      }
+      if (done) return;
+      const chunk = decoder.write(raw);
       buf += chunk;
       if (buf.length > MAX_REQUEST_BYTES) {
         socket.destroy();

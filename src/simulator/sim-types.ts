@@ -1,6 +1,6 @@
 /** Types shared by the simulator's devices, servers and fleet. */
 
-export type SimFamily = 'antminer-stock' | 'whatsminer' | 'braiins' | 'vnish';
+export type SimFamily = 'antminer-stock' | 'whatsminer' | 'braiins' | 'vnish' | 'luxos';
 
 export type FaultKind =
   | 'fan-failure' | 'missing-chip' | 'board-down' | 'high-temp'
@@ -23,7 +23,7 @@ export const NET_QUIRKS: readonly NetQuirk[] = [
   'leading-comma', 'bracket-comma', 'error-code-brackets', 'none',
 ];
 
-export const SIM_FAMILIES: readonly SimFamily[] = ['antminer-stock', 'whatsminer', 'braiins', 'vnish'];
+export const SIM_FAMILIES: readonly SimFamily[] = ['antminer-stock', 'whatsminer', 'braiins', 'vnish', 'luxos'];
 
 export type WorkMode = 'normal' | 'sleep' | 'low-power' | 'high';
 export type MinerState = 'online' | 'rebooting' | 'offline';

@@ -7,6 +7,7 @@ import { textReply, type WebReply, type WebRequest } from './web-types';
 import { antminerStockWeb } from './devices/antminer-stock';
 import { braiinsWeb } from './devices/braiins';
 import type { SimMiner } from './devices/sim-miner';
+import { luxosWeb } from './devices/luxos';
 import { vnishWeb } from './devices/vnish';
 import { whatsminerWeb } from './devices/whatsminer';
 
@@ -17,6 +18,7 @@ function route(m: SimMiner, req: WebRequest, env: SimEnv): WebReply {
     case 'whatsminer': return whatsminerWeb(m, req);
     case 'braiins': return braiinsWeb(m, req, env);
     case 'vnish': return vnishWeb(m, req, env);
+    case 'luxos': return luxosWeb(m, req);
     default: return antminerStockWeb(m, req, env);
   }
 }

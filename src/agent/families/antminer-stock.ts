@@ -371,14 +371,37 @@ export const antminerStockDriver: FamilyDriver = {
     await confOk(webClient(h, env).setMinerConf({ 'freq-level': p, 'bitmain-freq-level': p }));
   },
 
+  /**
+   * Stock firmware takes no frequency in MHz: `bitmain-freq` is read-only in practice and the writable knob is
+   * `freq-level`, a percent of the unit's nominal frequency (§2.3). The target is converted against the nominal
+   * `bitmain-freq` the unit reports (catalogue value as fallback).
+   */
   async setFrequency(h, env, freqMhz) {
-    await confOk(webClient(h, env).setMinerConf({ 'bitmain-freq': String(Math.round(freqMhz)) }));
+    const web = webClient(h, env);
+    const conf = await web.getMinerConf();
+    const nominal = num(conf['bitmain-freq']) || (lookupModel(h.id.reportedModel, 'antminer-stock')?.freqMhz ?? 0);
+    if (!(nominal > 0)) throw new OpError('miner-error', 'get_miner_conf.cgi reports no nominal frequency (bitmain-freq)');
+    const level = Math.round((freqMhz / nominal) * 100);
+    if (level < FREQ_LEVEL_MIN || level > FREQ_LEVEL_MAX) {
+      throw new OpError('invalid-params', `${freqMhz} MHz is ${level} % of the nominal ${nominal} MHz (freq-level ${FREQ_LEVEL_MIN}–${FREQ_LEVEL_MAX} %)`);
+    }
+    await confOk(web.setMinerConf({ 'freq-level': String(level), 'bitmain-freq-level': String(level) }));
   },
 
-  async powerPercent(h, env, percent) {
-    await confOk(webClient(h, env).setMinerConf({ 'bitmain-power-percent': String(Math.round(percent)) }));
+  /** The stock CGI API has no power-percent setting (set_miner_conf.cgi: pools, fans, work mode, freq-level). */
+  async powerPercent() {
+    throw new OpError('unsupported-op', 'stock Antminer web API has no power-percent setting (set_miner_conf.cgi takes pools, fans, work mode and freq-level)');
+  },
+
+  async setFans(h, env, mode, percent) {
+    const body = mode === 'auto' ? { 'bitmain-fan-ctrl': false, 'bitmain-fan-pwm': '100' } : { 'bitmain-fan-ctrl': true, 'bitmain-fan-pwm': String(Math.round(percent ?? 100)) };
+    await confOk(webClient(h, env).setMinerConf(body));
   },
 };
+
+/** freq-level bounds the agent writes (percent of nominal frequency). */
+const FREQ_LEVEL_MIN = 50;
+const FREQ_LEVEL_MAX = 120;
 
 async function confOk(p: Promise<Obj>): Promise<void> {
   const r = await p;

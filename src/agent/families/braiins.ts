@@ -173,6 +173,14 @@ export const braiinsDriver: FamilyDriver = {
   async powerPercent() {
     throw new OpError('unsupported-op');
   },
+  /**
+   * REST `PUT /api/v1/cooling/mode` (§4.3) with the mode as a tagged union: `{"auto":{}}` or
+   * `{"manual":{"fan_speed":{"target_speed_ratio":0.7}}}` (body shape as public BOS REST clients send it).
+   */
+  async setFans(h, env, mode, percent) {
+    const body = mode === 'auto' ? { auto: {} } : { manual: { fan_speed: { target_speed_ratio: Math.round(percent ?? 100) / 100 } } };
+    await restOrUnsupported(() => rest(h, env).call('PUT', '/api/v1/cooling/mode', body));
+  },
 };
 
 async function restOrUnsupported(fn: () => Promise<unknown>): Promise<void> {
@@ -186,7 +194,7 @@ async function restOrUnsupported(fn: () => Promise<unknown>): Promise<void> {
 }
 
 /** cgminer pool replacement: drop old pools, add new ones, switch, drop the old active one, add the rest. */
-async function setPoolsRpc(h: MinerHandle, env: DriverEnv, wanted: Array<{ url: string; user: string; password: string }>): Promise<void> {
+export async function setPoolsRpc(h: MinerHandle, env: DriverEnv, wanted: Array<{ url: string; user: string; password: string }>): Promise<void> {
   const o = { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs };
   const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/,/g, '\\,');
   const list = async () => arr((await rpcCommand(h.id.ip, env.ports.rpc, 'pools', o))['POOLS']).map(obj).map((p) => ({ id: int(p['POOL']), url: str(p['URL']), user: str(p['User']) }));

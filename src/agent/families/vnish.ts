@@ -199,6 +199,12 @@ export const vnishDriver: FamilyDriver = {
   async powerPercent() {
     throw new OpError('unsupported-op');
   },
+  /** Settings `miner.cooling.mode` (§6.2): `auto`, or `manual` with the duty cycle as param (pyasic's mapping). */
+  async setFans(h, env, mode, percent) {
+    const p = Math.round(percent ?? 100);
+    const cooling = mode === 'auto' ? { mode: { name: 'auto', param: 65 } } : { fan_min_duty: p, mode: { name: 'manual', param: p } };
+    await authed(() => rest(h, env).call('POST', '/api/v1/settings', { miner: { cooling } }));
+  },
 };
 
 async function authed<T>(fn: () => Promise<T>): Promise<T> {

@@ -4,7 +4,7 @@ import { lookupModel } from '../catalogue';
 import { OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
-import { WHATSMINER_DEFAULT_V2_PASSWORD, WHATSMINER_DEFAULT_V3_ACCOUNT, WhatsminerError, WhatsminerV2, WhatsminerV3 } from '../protocols/whatsminer';
+import { WHATSMINER_DEFAULT_V2_PASSWORD, WHATSMINER_DEFAULT_V3_ACCOUNT, WhatsminerError, WhatsminerV2, WhatsminerV3, whatsminerV2UploadFirmware } from '../protocols/whatsminer';
 import { whatsminerErrorMessage } from './whatsminer-errors';
 
 /**
@@ -375,8 +375,12 @@ export const whatsminerDriver: FamilyDriver = {
       c.setPassword(newPassword);
     });
   },
-  async firmwareUpgrade() {
-    throw new OpError('unsupported-op', 'firmware upgrade over the Whatsminer API is not supported by this agent version');
+  /** API v2: `upgrade_firmware` → `ready`, then length-prefixed image on the same connection (§3.3). */
+  async firmwareUpgrade(h, env, file) {
+    if (h.id.whatsminerApi === 'v3') {
+      throw new OpError('unsupported-op', 'API v3 names set.system.update_firmware but documents no image transfer; upgrade v3 units with WhatsMinerTool');
+    }
+    await tryWrite(h, env, (c) => whatsminerV2UploadFirmware(c as WhatsminerV2, file, { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: Math.max(env.rpcTimeoutMs, 10000) }));
   },
   async dhcp(h, env) {
     await tryWrite(h, env, (c) => (c instanceof WhatsminerV3 ? c.set('set.system.net_config', 'dhcp') : c.write('net_config', { param: 'dhcp' })));
@@ -389,6 +393,10 @@ export const whatsminerDriver: FamilyDriver = {
   },
   async powerPercent() {
     throw new OpError('unsupported-op');
+  },
+  /** btminer exposes only fan on/off switches (set_fan_zero_speed, set_poweroff_cool), no fixed fan speed. */
+  async setFans() {
+    throw new OpError('unsupported-op', 'the Whatsminer API has no fan-speed setting (only zero-speed and power-off-cooling switches)');
   },
 };
 

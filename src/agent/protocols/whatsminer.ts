@@ -79,6 +79,14 @@ export class WhatsminerV2 {
     return this.token;
   }
 
+  /** The encrypted request line of a privileged command and the AES key its reply is encrypted with. */
+  async encryptedRequest(cmd: string, params: Record<string, unknown>): Promise<{ req: string; aesKey: Buffer }> {
+    const tok = await this.getToken();
+    const { key, sign } = whatsminerV2Token(this.password, tok);
+    const aesKey = whatsminerV2AesKey(key);
+    return { req: JSON.stringify({ enc: 1, data: aesEcbEncryptZero(JSON.stringify({ cmd, ...params, token: sign }), aesKey) }), aesKey };
+  }
+
   /**
    * Privileged command. Returns the decrypted reply (STATUS S, Code 131). Token errors retry once
    * with a fresh token; `can't access write cmd` → WhatsminerError('write-disabled').
@@ -121,6 +129,86 @@ export class WhatsminerV2 {
     }
     throw new WhatsminerError('auth-failed', `${cmd}: token rejected`);
   }
+}
+
+/**
+ * v2 firmware upload (§3.3 `upgrade_firmware`): the privileged command is answered `Msg:"ready"` on the same
+ * connection, then the client sends a 4-byte little-endian length followed by the image. The unit flashes and
+ * reboots; a final status reply may come or the socket may just close — both count as accepted, an error status
+ * does not.
+ */
+export async function whatsminerV2UploadFirmware(c: WhatsminerV2, file: Buffer, o: RpcOptions & { uploadTimeoutMs?: number } = {}): Promise<void> {
+  const { req, aesKey } = await c.encryptedRequest('upgrade_firmware', {});
+  const connectMs = o.connectTimeoutMs ?? 3000;
+  const replyMs = o.timeoutMs ?? 10000;
+  const uploadMs = o.uploadTimeoutMs ?? 120000;
+  /** A complete reply (decrypted when `enc`), 'undecryptable' (wrong password), or null while incomplete. */
+  const decode = (raw: string): RpcObject | 'undecryptable' | null => {
+    const p = parseTolerantJson(raw);
+    if (!p.ok || !p.value || typeof p.value !== 'object') return null;
+    const v = p.value as RpcObject;
+    if (typeof v['enc'] !== 'string') return v;
+    try {
+      const d = parseTolerantJson(aesEcbDecrypt(v['enc'] as string, aesKey));
+      return d.ok && d.value && typeof d.value === 'object' ? (d.value as RpcObject) : 'undecryptable';
+    } catch {
+      return 'undecryptable';
+    }
+  };
+  await new Promise<void>((resolve, reject) => {
+    let phase: 'connect' | 'ready' | 'upload' = 'connect';
+    let settled = false;
+    let buf = '';
+    const sock = net.connect({ host: c.host, port: c.port });
+    let timer = setTimeout(() => done(new RpcError('connect-timeout', 'connect timeout')), connectMs);
+    function done(err: Error | null) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      sock.destroy();
+      if (err) reject(err);
+      else resolve();
+    }
+    const arm = (ms: number, what: string) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => done(new RpcError('timeout', `${what}: no reply within ${ms} ms`)), ms);
+    };
+    sock.once('connect', () => {
+      phase = 'ready';
+      arm(replyMs, 'upgrade_firmware');
+      sock.write(req);
+    });
+    sock.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      const reply = decode(buf);
+      if (!reply) return;
+      buf = '';
+      if (reply === 'undecryptable') return done(new WhatsminerError('auth-failed', 'upgrade_firmware: reply could not be decrypted (wrong password?)'));
+      const st = readStatus(reply);
+      const msg = typeof reply['Msg'] === 'string' ? (reply['Msg'] as string) : st?.msg ?? '';
+      if (phase === 'ready') {
+        if (/can't access write cmd/i.test(msg)) return done(new WhatsminerError('write-disabled', "upgrade_firmware: can't access write cmd", st?.code ?? undefined));
+        if (st?.letter === 'E' && (st.code === 135 || /token/i.test(msg))) return done(new WhatsminerError('auth-failed', `upgrade_firmware: ${msg}`, st.code ?? undefined));
+        if (!/^ready$/i.test(msg)) return done(new WhatsminerError('command-failed', `upgrade_firmware: ${msg || st?.letter || 'no ready'}`, st?.code ?? undefined));
+        phase = 'upload';
+        arm(uploadMs, 'firmware upload');
+        const head = Buffer.alloc(4);
+        head.writeUInt32LE(file.length, 0);
+        sock.write(Buffer.concat([head, file]));
+        return;
+      }
+      if (st && st.letter !== 'S' && st.letter !== 'I') return done(new WhatsminerError('command-failed', `firmware upload: ${msg || st.letter}`, st.code ?? undefined));
+      done(null);
+    });
+    sock.once('close', () => {
+      if (phase === 'upload') done(null);
+      else done(new RpcError('empty', 'connection closed before the miner was ready for the image'));
+    });
+    sock.on('error', (err: NodeJS.ErrnoException) => {
+      if (phase === 'upload' && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) return done(null);
+      done(new RpcError(err.code === 'ECONNREFUSED' ? 'refused' : 'reset', err.code ?? err.message));
+    });
+  });
 }
 
 /** btminer keeps sockets open: finish on NUL or complete JSON. */

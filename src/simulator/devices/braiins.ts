@@ -110,11 +110,11 @@ export const braiinsRpc: CgFamilyHandler = {
       case 'temps':
         return { reply: { STATUS: ok(when, 201, `${boards.length} Temp(s)`), TEMPS: boards.map((b) => ({ TEMP: b.index, ID: b.index + 1, Board: Math.max(...b.tempPcb), Chip: Math.max(...b.tempChip) })), id: 1 } };
       case 'fans': {
-        const pct = m.workMode === 'sleep' ? 20 : 70;
+        const pct = m.fanCtrl ? m.fanPwm : m.workMode === 'sleep' ? 20 : 70;
         return { reply: { STATUS: ok(when, 202, `${m.model.fans} Fan(s)`), FANS: m.fans.map((f) => ({ FAN: f.index, ID: f.index, RPM: f.rpm, Speed: pct })), id: 1 } };
       }
       case 'tempctrl':
-        return { reply: { STATUS: ok(when, 200, 'Temperature control'), TEMPCTRL: [{ Mode: 'Automatic', Target: 75, Hot: 90, Dangerous: 100 }], id: 1 } };
+        return { reply: { STATUS: ok(when, 200, 'Temperature control'), TEMPCTRL: [{ Mode: m.fanCtrl ? 'Manual' : 'Automatic', Target: 75, Hot: 90, Dangerous: 100 }], id: 1 } };
       case 'tunerstatus': {
         const status = (i: number): string => {
           const b = boards[i];
@@ -248,7 +248,26 @@ export function braiinsWeb(m: SimMiner, req: WebRequest, env: SimEnv): WebReply 
     case '/api/v1/miner/hw/hashboards':
       return jsonReply({ hashboards: m.boards.map((b) => ({ id: String(b.index + 1), enabled: b.present, chips_count: b.chips, board_temp: { degree_c: Math.max(...b.tempPcb) }, highest_chip_temp: { temperature: { degree_c: Math.max(...b.tempChip) } }, stats: { real_hashrate: { last_5s: { gigahash_per_second: b.rateGhs } } }, serial_number: b.sn })) });
     case '/api/v1/cooling/state':
-      return jsonReply({ fans: m.fans.map((f) => ({ position: f.index, rpm: f.rpm, target_speed_ratio: 0.7 })), highest_temperature: { id: null, location: 1, temperature: { degree_c: Math.max(0, ...m.boards.flatMap((b) => b.tempChip)) } } });
+      return jsonReply({ fans: m.fans.map((f) => ({ position: f.index, rpm: f.rpm, target_speed_ratio: m.fanCtrl ? m.fanPwm / 100 : 0.7 })), highest_temperature: { id: null, location: 1, temperature: { degree_c: Math.max(0, ...m.boards.flatMap((b) => b.tempChip)) } } });
+    case '/api/v1/cooling/mode': {
+      // tagged union: {"auto":{…}} | {"manual":{"fan_speed":{"target_speed_ratio":r}}} | {"immersion":{}}
+      const b = bodyJson(req) as JsonObject | null | undefined;
+      if (!put || !b || typeof b !== 'object') return jsonReply({ code: 3, message: 'invalid cooling mode' }, 400);
+      if (b.auto !== undefined) {
+        m.fanCtrl = false;
+        m.fanPwm = 100;
+      } else if (b.immersion !== undefined) {
+        m.fanCtrl = true;
+        m.fanPwm = 0;
+      } else if (b.manual !== undefined) {
+        const fs = ((b.manual as JsonObject | null)?.fan_speed ?? {}) as JsonObject;
+        const ratio = Number(fs.target_speed_ratio);
+        if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) return jsonReply({ code: 3, message: 'target_speed_ratio must be 0–1' }, 400);
+        m.fanCtrl = true;
+        m.fanPwm = Math.round(ratio * 100);
+      } else return jsonReply({ code: 3, message: 'invalid cooling mode' }, 400);
+      return jsonReply(b);
+    }
     case '/api/v1/actions/locate':
       if (put) {
         const v = bodyJson(req);

@@ -15,7 +15,14 @@ export interface RpcRequest {
 
 /** Outcome of one 4028 request. `after` runs once the reply is flushed (reboot etc.). */
 export type RpcOutcome =
-  | { kind: 'reply'; text: string; after?: () => void; json?: boolean }
+  | {
+      kind: 'reply';
+      text: string;
+      after?: () => void;
+      json?: boolean;
+      /** Keep the connection open after the reply and take a 4-byte LE length + binary image (Whatsminer firmware upload). */
+      upload?: (image: Buffer) => { text: string; after?: () => void };
+    }
   | { kind: 'reset' };
 
 /** Every command cgminer's api.c knows; anything else is `Invalid command` (14). */

@@ -63,6 +63,15 @@ function braiinsFirmware(v: string): SimFirmware {
   return { version: v, compileTime: v.slice(0, 10), date, apiVersion: '3.7' };
 }
 
+/** LuxOS builds (`LUXminer <version>`): version string starts with the build date `YYYY.M.D`. */
+export const LUXOS_VERSIONS: readonly string[] = ['2024.11.20.151513-4f1c2a9e', '2025.4.8.220305-57b389c7'];
+
+export function luxosFirmware(version: string): SimFirmware {
+  const [y = '2025', mo = '1', d = '1'] = version.split('.');
+  const date = `${y}${mo.padStart(2, '0')}${d.padStart(2, '0')}`;
+  return { version, compileTime: `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')} 12:00:00`, date, apiVersion: '3.7' };
+}
+
 function vnishFirmware(v: { version: string; built: string }): SimFirmware {
   return { version: v.version, compileTime: v.built, date: v.built.slice(0, 10).replace(/-/g, ''), apiVersion: '3.1' };
 }
@@ -96,4 +105,13 @@ export function firmwareFromUpload(m: SimMiner, filename: string, now: number): 
     case 'braiins': return braiinsFirmware(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}-0-5a1c2e3f-${date.slice(2, 4)}.${date.slice(4, 6)}-plus`);
     default: return vnishFirmware({ version: '1.2.8', built: `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)} 12:00:00` });
   }
+}
+
+/**
+ * Firmware an image streamed without a file name would install (Whatsminer API v2 upload): the image header
+ * (its first 4 KB as text) names the build like a file name would (`…-20250115-…`), else today.
+ */
+export function firmwareFromImage(m: SimMiner, image: Buffer, now: number): SimFirmware | null {
+  if (image.length === 0) return null;
+  return firmwareFromUpload(m, image.subarray(0, 4096).toString('latin1'), now);
 }

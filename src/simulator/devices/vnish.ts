@@ -182,6 +182,13 @@ function settings(m: SimMiner): JsonObject {
 }
 
 function applySettings(m: SimMiner, body: JsonObject): void {
+  const net = body.network as JsonObject | undefined;
+  if (net && typeof net.dhcp === 'boolean') {
+    m.network = net.dhcp
+      ? { ...m.network, dhcp: true, ip: m.ip }
+      : { ...m.network, dhcp: false, ip: typeof net.ip === 'string' ? net.ip : m.network.ip, netmask: typeof net.netmask === 'string' ? net.netmask : m.network.netmask, gateway: typeof net.gateway === 'string' ? net.gateway : m.network.gateway };
+  }
+  if (net && typeof net.hostname === 'string' && net.hostname.trim() !== '') m.network = { ...m.network, hostname: net.hostname.trim() };
   const miner = (body.miner ?? {}) as JsonObject;
   if (Array.isArray(miner.pools)) {
     m.setPools((miner.pools as JsonObject[]).map((p) => ({ url: String(p.url ?? ''), user: String(p.user ?? ''), password: String(p.pass ?? '') })));

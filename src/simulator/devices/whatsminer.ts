@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { md5CryptHash } from '../md5-crypt';
 import type { FaultKind, WorkMode } from '../sim-types';
 import { textReply, type WebReply, type WebRequest } from '../web-types';
+import { firmwareFromImage } from './firmware-catalogue';
 import { hms, round2, statusArray, stratumHost, whenSec, type JsonObject, type RpcOutcome, type RpcRequest } from './cgminer-common';
 import type { SimMiner } from './sim-miner';
 
@@ -219,7 +220,7 @@ function str(v: unknown): string | undefined {
 const ADMIN_PWD_RE = /^[A-Za-z0-9_]{1,8}$/;
 
 /** Execute a decrypted privileged command; returns the plain reply + optional post-send action. */
-function privileged(m: SimMiner, cmd: JsonObject, when: number): { reply: JsonObject; after?: () => void } {
+function privileged(m: SimMiner, cmd: JsonObject, when: number, now: number): { reply: JsonObject; after?: () => void; upload?: (image: Buffer) => { reply: JsonObject; after?: () => void } } {
   const okReply = flat('S', when, 131, 'API command OK');
   const name = str(cmd.cmd) ?? '';
   switch (name) {
@@ -262,6 +263,16 @@ function privileged(m: SimMiner, cmd: JsonObject, when: number): { reply: JsonOb
       return { reply: okReply, after: () => { m.whatsminer.adminPassword = next; m.tokens.clear(); } };
     }
     case 'factory_reset': return { reply: okReply, after: () => { m.factoryReset(); m.reboot(); } };
+    case 'upgrade_firmware': case 'update_firmware':
+      // `ready`, then the client streams a 4-byte LE length + the image on this connection (§3.3)
+      return {
+        reply: flat('S', when, 131, 'ready'),
+        upload: (image) => {
+          const fw = firmwareFromImage(m, image, now);
+          if (!fw) return { reply: flat('E', whenSec(now), 132, 'firmware check failed') };
+          return { reply: flat('S', whenSec(now), 131, 'upgrade ok, rebooting'), after: () => m.upgradeFirmware(fw) };
+        },
+      };
     case 'enable_web_pools': case 'disable_web_pools': case 'set_temp_offset': case 'adjust_upfreq_speed': case 'set_poweroff_cool':
     case 'set_fan_zero_speed': case 'enable_btminer_fast_boot': case 'disable_btminer_fast_boot': case 'pre_power_on':
       return { reply: okReply };
@@ -300,9 +311,16 @@ function handleEncrypted(m: SimMiner, req: RpcRequest, when: number, now: number
   const token = str(cmd?.token);
   const exp = token ? m.tokens.get(token) : undefined;
   if (!cmd || !token || exp === undefined || exp <= now) return reply(flat('E', when, 135, 'check token err'), req);
-  const { reply: r, after } = privileged(m, cmd, when);
+  const { reply: r, after, upload } = privileged(m, cmd, when, now);
   const enc = { enc: aesEcbEncrypt(key, JSON.stringify(r)) };
-  return reply(enc, req, after);
+  const out = reply(enc, req, after);
+  if (upload && out.kind === 'reply') {
+    out.upload = (image) => {
+      const done = upload(image);
+      return { text: JSON.stringify({ enc: aesEcbEncrypt(key, JSON.stringify(done.reply)) }), after: done.after };
+    };
+  }
+  return out;
 }
 
 /** One request on 4028 for a Whatsminer. */
@@ -482,6 +500,14 @@ export function whatsminerV3(m: SimMiner, req: JsonObject, now: number): { reply
     case 'set.system.reboot': return { reply: okR, after: () => m.reboot() };
     case 'set.system.factory_reset': return { reply: okR, after: () => { m.factoryReset(); m.reboot(); } };
     case 'set.system.led': m.blink = param !== 'auto'; return { reply: okR };
+    case 'set.system.net_config': {
+      // "dhcp", or a static setting {ip, mask, gate, dns, host} (same keys as v2 net_config)
+      const o = (typeof param === 'object' && param !== null ? param : {}) as JsonObject;
+      if (param === 'dhcp' || str(o.proto) === 'dhcp') m.network = { ...m.network, dhcp: true, ip: m.ip };
+      else if (str(o.ip)) m.network = { dhcp: false, ip: str(o.ip) ?? m.ip, netmask: str(o.mask) ?? m.network.netmask, gateway: str(o.gate) ?? m.network.gateway, dns: str(o.dns) ?? m.network.dns, hostname: str(o.host) ?? m.network.hostname };
+      else return { reply: v3Msg(-1, when, 'invalid param', cmd) };
+      return { reply: okR };
+    }
     case 'set.miner.service': {
       const s = str(param);
       if (s === 'stop') m.setWorkMode('sleep');
