@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MinerSnapshot, WorkMode } from './miner-snapshot';
+import { MinerSnapshot, WorkMode, isExactMinerSnapshot } from './miner-snapshot';
 
 /**
  * Agent ↔ server contract ("uplink"). All paths are under AGENT_UPLINK_PREFIX.
@@ -23,6 +23,8 @@ export const AGENT_UPLINK_PATHS = {
   tasks: '/tasks',
   /** POST JSON TaskResultReport → envelope<TaskResultAck>. */
   taskResults: '/tasks/:id/results',
+  /** POST JSON HistoryLogUpload (schemas/miner-records.ts) for a history-log task → envelope<{ stored }>. */
+  historyLog: '/history-logs/:id',
 } as const;
 
 /** Builds the `Authorization` header value. */
@@ -127,6 +129,35 @@ export const SnapshotBatch = z.object({
 });
 export type SnapshotBatch = z.infer<typeof SnapshotBatch>;
 
+const BATCH_KEYS = new Set(Object.keys(SnapshotBatch.shape));
+const isSeq = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+
+/**
+ * True when `b` is a SnapshotBatch exactly as SnapshotBatch.parse would return it (every key known, nothing to
+ * strip): the server's fast path for 20,000-snapshot uploads. False means "not sure": validate with zod, which
+ * gives the error (see isExactMinerSnapshot).
+ */
+export function isExactSnapshotBatch(b: unknown): b is SnapshotBatch {
+  if (typeof b !== 'object' || b === null || Array.isArray(b)) return false;
+  const o = b as Record<string, unknown>;
+  for (const k in o) if (!BATCH_KEYS.has(k) || o[k] === undefined) return false;
+  if (
+    typeof o.agentVersion !== 'string' ||
+    !isSeq(o.batchSeq) ||
+    typeof o.cycleStartedAt !== 'string' ||
+    typeof o.cycleDurationMs !== 'number' ||
+    !Number.isFinite(o.cycleDurationMs) ||
+    o.cycleDurationMs < 0 ||
+    !Array.isArray(o.snapshots) ||
+    (o.rolledUp !== undefined && typeof o.rolledUp !== 'boolean') ||
+    (o.rolledUpFrom !== undefined && !isSeq(o.rolledUpFrom)) ||
+    (o.rolledUpTo !== undefined && !isSeq(o.rolledUpTo))
+  )
+    return false;
+  for (const s of o.snapshots) if (!isExactMinerSnapshot(s)) return false;
+  return true;
+}
+
 /** accepted = snapshots stored now (0 when duplicate); duplicate = batchSeq already stored earlier. */
 export const SnapshotBatchResult = z.object({ accepted: z.number().int().min(0), duplicate: z.boolean() });
 export type SnapshotBatchResult = z.infer<typeof SnapshotBatchResult>;
@@ -183,12 +214,16 @@ export const AgentTask = z.discriminatedUnion('op', [
   z.object({ ...taskBase, op: z.literal('adjust-hashrate'), params: z.object({ percent: z.number().min(65).max(100) }) }),
   z.object({ ...taskBase, op: z.literal('set-frequency'), params: z.object({ freqMhz: z.number().int().min(1) }) }),
   z.object({ ...taskBase, op: z.literal('power-percent'), params: z.object({ percent: z.number().min(1).max(100) }) }),
+  /** Fans: automatic control, or a fixed duty cycle in percent (manual). */
+  z.object({ ...taskBase, op: z.literal('set-fans'), params: z.object({ mode: z.enum(['auto', 'manual']), percent: z.number().int().min(0).max(100).optional() }) }),
+  /** Read the miner's log and upload it (POST history-logs/:id, then results as for any task). */
+  z.object({ ...taskBase, op: z.literal('history-log'), params: noParams }),
 ]);
 export type AgentTask = z.infer<typeof AgentTask>;
 export type AgentTaskOp = AgentTask['op'];
 export const AGENT_TASK_OPS = [
   'reboot', 'blink-on', 'blink-off', 'set-pools', 'work-mode', 'factory-reset', 'change-password',
-  'firmware-upgrade', 'dhcp', 'remove', 'adjust-hashrate', 'set-frequency', 'power-percent',
+  'firmware-upgrade', 'dhcp', 'remove', 'adjust-hashrate', 'set-frequency', 'power-percent', 'set-fans',
 ] as const satisfies readonly AgentTaskOp[];
 
 // ---------------------------------------------------------------- POST /tasks/:id/results

@@ -136,3 +136,127 @@ export const MinerSnapshot = z.object({
   takenAt: z.string(),
 });
 export type MinerSnapshot = z.infer<typeof MinerSnapshot>;
+
+// ---------------------------------------------------------------- fast structural check
+
+/*
+ * A hand-written check of MinerSnapshot for the 20,000-snapshot uploads (≈ 5× faster than MinerSnapshot.parse).
+ * It is stricter than the schema, never looser: it accepts only input the zod schema accepts and leaves unchanged
+ * (every key known, nothing to strip or default), so a caller may use such input as parsed. Anything it refuses
+ * goes through zod, which gives the error message (or accepts, e.g. when an unknown key is only to be stripped).
+ * src/shared/schemas/miner-snapshot.test.ts compares the two on mutated snapshots.
+ */
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNonNeg = (v: unknown) => isNum(v) && v >= 0;
+const isInt = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v);
+const isNonNegInt = (v: unknown) => isInt(v) && (v as number) >= 0;
+const isStr = (v: unknown) => typeof v === 'string';
+const isBool = (v: unknown) => typeof v === 'boolean';
+
+/** Every own key of `o` is one of `allowed` (so zod would strip nothing). */
+function onlyKeys(o: Obj, allowed: ReadonlySet<string>, required: number): boolean {
+  let n = 0;
+  for (const k in o) {
+    if (!allowed.has(k)) return false;
+    n++;
+  }
+  return n >= required;
+}
+
+function numArray(v: unknown, min0: boolean): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(min0 ? isNonNeg(x) : isNum(x))) return false;
+  return true;
+}
+
+const SNAPSHOT_KEYS = new Set(Object.keys(MinerSnapshot.shape));
+const BOARD_KEYS = new Set(Object.keys(MinerBoard.shape));
+const POOL_KEYS = new Set(Object.keys(MinerPool.shape));
+const ERROR_KEYS = new Set(Object.keys(MinerErrorCode.shape));
+const FLAG_KEYS = Object.keys(MinerStateFlags.shape);
+const FLAG_SET = new Set(FLAG_KEYS);
+const FAMILIES = new Set<unknown>(FirmwareFamily.options);
+const WORK_MODES = new Set<unknown>(WorkMode.options);
+const POOL_STATUSES = new Set<unknown>(PoolStatus.options);
+const FAULTS = new Set<unknown>(FaultLabel.options);
+const SNAPSHOT_REQUIRED = SNAPSHOT_KEYS.size - 2; // powerW, blink
+const BOARD_REQUIRED = BOARD_KEYS.size - 4; // chipStatus, freqMhz, sn, failed
+
+function isBoard(b: unknown): boolean {
+  if (!isObj(b) || !onlyKeys(b, BOARD_KEYS, BOARD_REQUIRED)) return false;
+  return (
+    isNonNegInt(b.index) &&
+    isNonNegInt(b.chips) &&
+    isNonNegInt(b.expectedChips) &&
+    (b.chipStatus === undefined ? !('chipStatus' in b) : isStr(b.chipStatus)) &&
+    numArray(b.tempPcb, false) &&
+    numArray(b.tempChip, false) &&
+    numArray(b.tempPic, false) &&
+    isNonNeg(b.rateGhs) &&
+    isNonNegInt(b.hwErrors) &&
+    (b.freqMhz === undefined ? !('freqMhz' in b) : isNonNeg(b.freqMhz)) &&
+    (b.sn === undefined ? !('sn' in b) : isStr(b.sn)) &&
+    (b.failed === undefined ? !('failed' in b) : isBool(b.failed))
+  );
+}
+
+function isPool(p: unknown): boolean {
+  return (
+    isObj(p) &&
+    onlyKeys(p, POOL_KEYS, POOL_KEYS.size) &&
+    isStr(p.url) &&
+    isStr(p.user) &&
+    POOL_STATUSES.has(p.status) &&
+    isBool(p.active) &&
+    isNonNegInt(p.accepted) &&
+    isNonNegInt(p.rejected)
+  );
+}
+
+function isFlags(s: unknown): boolean {
+  if (!isObj(s) || !onlyKeys(s, FLAG_SET, FLAG_KEYS.length)) return false;
+  for (const k of FLAG_KEYS) if (!isBool(s[k])) return false;
+  return true;
+}
+
+function every(v: unknown, test: (x: unknown) => boolean): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!test(x)) return false;
+  return true;
+}
+
+/** True when `s` is a MinerSnapshot exactly as MinerSnapshot.parse would return it (see above); false = ask zod. */
+export function isExactMinerSnapshot(s: unknown): s is MinerSnapshot {
+  if (!isObj(s) || !onlyKeys(s, SNAPSHOT_KEYS, SNAPSHOT_REQUIRED)) return false;
+  return (
+    isStr(s.ip) &&
+    isStr(s.mac) &&
+    isStr(s.sn) &&
+    isStr(s.make) &&
+    isStr(s.model) &&
+    FAMILIES.has(s.family) &&
+    isStr(s.firmwareVersion) &&
+    (s.compileTime === null || isStr(s.compileTime)) &&
+    isNonNeg(s.rt5s) &&
+    isNonNeg(s.rate30m) &&
+    isNonNeg(s.avg) &&
+    isNonNeg(s.ideal) &&
+    every(s.boards, isBoard) &&
+    numArray(s.fans, true) &&
+    every(s.pools, isPool) &&
+    (s.pools as unknown[]).length <= 3 &&
+    WORK_MODES.has(s.workMode) &&
+    isNonNeg(s.elapsedSec) &&
+    (s.powerW === undefined ? !('powerW' in s) : isNonNeg(s.powerW)) &&
+    (s.blink === undefined ? !('blink' in s) : isBool(s.blink)) &&
+    every(s.errorCodes, (e) => isObj(e) && onlyKeys(e, ERROR_KEYS, 2) && isInt(e.code) && isStr(e.message)) &&
+    isBool(s.online) &&
+    isNonNegInt(s.missedPolls) &&
+    isFlags(s.state) &&
+    every(s.faultLabels, (f) => FAULTS.has(f)) &&
+    isStr(s.takenAt)
+  );
+}

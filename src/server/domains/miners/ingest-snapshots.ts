@@ -8,7 +8,11 @@
  * snapshots are ~1.5 kB each) and rewriting each miner row with its jsonb snapshot and five indexes.
  * Hence: the hourly statement gets a compact parameter of the six fields it reads instead of the whole
  * upload again, and chunks keep the parameter, the recordset (no spill to temp files) and PGlite's
- * WebAssembly heap small.
+ * WebAssembly heap small. The sync figures (miners.sync_*) are computed here from the reading rather than as
+ * generated columns: four jsonpath walks per row cost PostgreSQL ~1.5–2 s of CPU per 20,000-miner batch
+ * (migration 202611230130). Measured and not worth it: typed arrays through unnest() instead of
+ * jsonb_to_recordset (no measurable gain: the cost is writing the rows and their indexes, not reading the parameter),
+ * the snapshot as json/text instead of jsonb, and lz4 instead of pglz for its compression.
  */
 import { sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
@@ -25,6 +29,23 @@ function tempMax(s: MinerSnapshot): number | null {
     for (const t of b.tempPcb) if (t > max) max = t;
   }
   return Number.isFinite(max) ? max : null;
+}
+
+/** Highest / lowest number of `lists` (null when they are all empty), as hf_jsonb_max / hf_jsonb_min of migration 202611230105. */
+function extreme(lists: Iterable<readonly number[]>, max: boolean): number | null {
+  let best: number | null = null;
+  for (const list of lists) for (const v of list) if (best === null || (max ? v > best : v < best)) best = v;
+  return best;
+}
+
+/** The sync figures (miners.sync_*; plain columns since migration 202611230130) of one reading. */
+function syncFigures(s: MinerSnapshot): { tcm: number | null; tpm: number | null; fmin: number | null; fmax: number | null } {
+  return {
+    tcm: extreme(s.boards.map((b) => b.tempChip), true),
+    tpm: extreme(s.boards.map((b) => b.tempPcb), true),
+    fmin: extreme([s.fans], false),
+    fmax: extreme([s.fans], true),
+  };
 }
 
 /** One reading per ip: the latest (by takenAt; on a tie the later one in the upload), as the upsert rule would leave it. */
@@ -68,6 +89,7 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
         wm: s.workMode,
         el: Math.round(s.elapsedSec),
         tmax: tempMax(s),
+        ...syncFigures(s),
         faults: s.faultLabels,
         state: s.state,
         snap: s,
@@ -75,19 +97,23 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
       }));
       await sql`
         insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
-                            rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at, updated_at)
+                            rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at, updated_at,
+                            sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max)
         select ${agentKey}, x.ip, x.sn, x.mac, x.make, x.model, x.family, x.fw, x.ct, x.online, x.missed,
                x.rt5s, x.r30, x.avg, x.ideal, x.wm, x.el, x.tmax,
-               coalesce(array(select jsonb_array_elements_text(x.faults)), '{}'), x.state, x.snap, x.taken, now()
+               coalesce(array(select jsonb_array_elements_text(x.faults)), '{}'), x.state, x.snap, x.taken, now(),
+               x.tcm, x.tpm, x.fmin, x.fmax
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(ip text, sn text, mac text, make text, model text, family text, fw text, ct timestamptz,
              online boolean, missed int, rt5s float8, r30 float8, avg float8, ideal float8, wm text, el bigint, tmax float8,
-             faults jsonb, state jsonb, snap jsonb, taken timestamptz)
+             faults jsonb, state jsonb, snap jsonb, taken timestamptz, tcm float8, tpm float8, fmin float8, fmax float8)
         on conflict (agent_key, ip) do update set
           sn = excluded.sn, mac = excluded.mac, make = excluded.make, model = excluded.model, family = excluded.family,
           firmware_version = excluded.firmware_version, compile_time = excluded.compile_time, online = excluded.online,
           missed_polls = excluded.missed_polls, rt5s = excluded.rt5s, rate30m = excluded.rate30m, avg = excluded.avg,
           ideal = excluded.ideal, work_mode = excluded.work_mode, elapsed_sec = excluded.elapsed_sec, temp_max = excluded.temp_max,
           fault_labels = excluded.fault_labels, state = excluded.state, snapshot = excluded.snapshot, taken_at = excluded.taken_at,
+          sync_temp_chip_max = excluded.sync_temp_chip_max, sync_temp_pcb_max = excluded.sync_temp_pcb_max,
+          sync_fan_min = excluded.sync_fan_min, sync_fan_max = excluded.sync_fan_max,
           updated_at = now(), version = nextval('row_version_seq')
         where miners.taken_at <= excluded.taken_at
       `.execute(trx);

@@ -1,0 +1,214 @@
+/**
+ * GET /api/miner/list on a 100,000-miner farm (issue 4): realistic queries — the default IP order (page 1 and
+ * page 200), a status filter sorted by hashrate, a fault filter, a model filter sorted by chip temperature, a
+ * keyword search by IP prefix and by SN — each answered 50 rows at a time to 20 concurrent clients (each its own
+ * keep-alive connection and session), on PGlite and on a throw-away PostgreSQL. p50 / p95 per query.
+ *
+ * Seeding: the miners are written by one SQL statement (generate_series, see seedSql) straight into the database the
+ * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
+ * of the shape the agent sends (3 boards, fans, 3 pools; kinds as tests/support/miner-snapshots.ts: 6 in 10 S21,
+ * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and one hourly history row per miner.
+ */
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { BenchClient, type BenchServer, mib, ms, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
+
+const MINERS = Number(process.env.HF_BENCH_LIST_MINERS ?? 100_000);
+const CLIENTS = 20;
+const PER_CLIENT = Number(process.env.HF_BENCH_LIST_REQUESTS ?? 5);
+/** HF_BENCH_LIST_DB=pglite | postgres runs only one of the two. */
+const ONLY = process.env.HF_BENCH_LIST_DB ?? '';
+const AGENT_KEY = 'bench-farm';
+const PASSWORD = 'bench-pass-1';
+
+/**
+ * MINERS miners with snapshots, plus one hourly row each. 1,000 distinct readings are built and shared round-robin
+ * (miner i gets reading i % 1000, so its columns and its snapshot agree; only the ip / sn / mac inside the
+ * snapshot are those of the first miner that had it): building a jsonb per miner made seeding take minutes on
+ * PGlite. `syncColumns`: the miners.sync_* figures are plain columns (since migration 202611230130) and are written.
+ */
+export function seedSql(syncColumns: boolean): string {
+  return `
+  insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
+                      rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at
+                      ${syncColumns ? ', sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max' : ''})
+  select '${AGENT_KEY}', m.ip, r.sn_prefix || lpad(m.i::text, 10, '0'), m.mac, r.make, r.model, r.family, r.fw, null, r.online, r.missed,
+         r.rt, round(r.rt * 0.99), round(r.rt * 0.995), r.ideal, 'normal', r.elapsed, r.t + 20, r.faults, r.state, r.snap, '2026-03-10T08:00:00.000Z'
+         ${syncColumns ? ', r.t + 20, r.t + 15, r.fan_min, r.fan_max' : ''}
+  from (
+    select i, i % 1000 as k,
+           '10.' || (i / 62500) || '.' || (i / 250 % 250) || '.' || (i % 250 + 1) as ip,
+           '02:48:' || lpad(to_hex(i / 65536 % 256), 2, '0') || ':' || lpad(to_hex(i / 256 % 256), 2, '0') || ':' || lpad(to_hex(i % 256), 2, '0') || ':00' as mac
+    from generate_series(0, ${MINERS - 1}) i
+  ) m
+  join (
+    select k, sn_prefix, make, model, family, fw, online, missed, rt, ideal, elapsed, t, faults, state,
+           least(4320 + k % 50, 4380 + k % 40, 4290 + k % 30, 4350 + k % 20) as fan_min,
+           greatest(4320 + k % 50, 4380 + k % 40, 4290 + k % 30, 4350 + k % 20) as fan_max,
+           jsonb_build_object(
+             'ip', '10.0.' || (k / 250) || '.' || (k % 250 + 1), 'mac', '', 'sn', sn_prefix || lpad(k::text, 10, '0'), 'make', make, 'model', model,
+             'family', family, 'firmwareVersion', fw, 'compileTime', null, 'rt5s', rt, 'rate30m', round(rt * 0.99), 'avg', round(rt * 0.995), 'ideal', ideal,
+             'boards', (select jsonb_agg(jsonb_build_object('index', b, 'chips', case when kind = 9 and b = 1 then chips / 2 else chips end,
+                          'expectedChips', chips, 'tempPcb', jsonb_build_array(t, t + 15), 'tempChip', jsonb_build_array(t + 5, t + 20 - b),
+                          'tempPic', jsonb_build_array(t - 5), 'rateGhs', round(rt / 3), 'hwErrors', (k + b) % 7, 'freqMhz', 490))
+                        from generate_series(0, 2) b),
+             'fans', jsonb_build_array(4320 + k % 50, 4380 + k % 40, 4290 + k % 30, 4350 + k % 20),
+             'pools', jsonb_build_array(
+               jsonb_build_object('url', 'stratum+tcp://btc.pool-one.example:3333', 'user', 'farm.w' || k, 'status', 'alive', 'active', true, 'accepted', 1200 + k % 97, 'rejected', k % 3),
+               jsonb_build_object('url', 'stratum+tcp://btc.pool-two.example:443', 'user', 'farm.w' || k, 'status', 'alive', 'active', false, 'accepted', 0, 'rejected', 0),
+               jsonb_build_object('url', 'stratum+tcp://btc.pool-three.example:25', 'user', 'farm.w' || k, 'status', 'dead', 'active', false, 'accepted', 0, 'rejected', 0)),
+             'workMode', 'normal', 'elapsedSec', elapsed, 'powerW', 3510, 'errorCodes', '[]'::jsonb, 'online', online, 'missedPolls', missed,
+             'state', state, 'faultLabels', to_jsonb(faults), 'takenAt', '2026-03-10T08:00:00.000Z') as snap
+    from (
+      select k, kind, 60 + k % 15 as t, 86400 + k as elapsed,
+             case when kind = 9 then 'JYZZ' when kind in (6, 7) then 'HTM60S' else 'SMTTB' end as sn_prefix,
+             case when kind in (6, 7) then 'MicroBT' else 'Bitmain' end as make,
+             case when kind in (6, 7) then 'M60S VK40' when kind = 9 then 'S19j Pro' else 'S21' end as model,
+             case when kind in (6, 7) then 'whatsminer' else 'antminer-stock' end as family,
+             case when kind in (6, 7) then '20240305.22.REL' else 'Thu Jul 11 16:38:25 CST 2024' end as fw,
+             case when kind in (6, 7) then 156 when kind = 9 then 126 else 108 end as chips,
+             case when kind in (6, 7) then 186000 when kind = 9 then 104000 else 200000 end as ideal,
+             case when kind = 8 then 0 when kind = 9 then 68640
+                  else round((case when kind in (6, 7) then 186000 else 200000 end) * (0.95 + (k * 37 % 11) / 100.0)) end as rt,
+             kind <> 8 as online, case when kind = 8 then 3 else 0 end as missed,
+             case when kind = 9 then array['missing-chip', 'missing-hashboard'] else '{}'::text[] end as faults,
+             jsonb_build_object('online', kind <> 8, 'qualified', kind < 8, 'unqualified', kind = 9, 'zeroHashrate', kind = 8, 'cannotStart', false,
+                                'illegalPool', false, 'abnormalIdeal', false, 'sleeping', false, 'lowPower', false) as state
+      from (select k, k % 10 as kind from generate_series(0, 999) k) kk
+    ) base
+  ) r on r.k = m.k;
+  insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
+    select id, date_trunc('hour', now()), 60, rt5s * 60, ideal * 60, temp_max, case when online then 60 else 0 end from miners where agent_key = '${AGENT_KEY}';
+  update farms set miner_count = ${MINERS} where agent_key = '${AGENT_KEY}';
+  analyze miners;
+  analyze miner_stats_hour;
+`;
+}
+
+/** Whether miners.sync_* exist as plain (not generated) columns, i.e. must be written by the seed. */
+export const SYNC_COLUMNS_SQL = `select count(*)::int as n from information_schema.columns where table_name = 'miners' and column_name = 'sync_fan_max' and is_generated = 'NEVER'`;
+
+const QUERIES: Record<string, string> = {
+  'IP order, page 1': '',
+  'IP order, page 200': '&page=200',
+  'qualified, by hashrate ↓': '&status=qualified&sort=gHS5s&order=desc',
+  'fault missing-chip': '&faultType=missing-chip',
+  'model S21, by chip temp ↓': '&model=S21&sort=tempChipMax&order=desc',
+  'keyword IP 10.1.2.': '&keyword=10.1.2.',
+  'keyword SN 0000012': '&keyword=0000012',
+};
+
+async function createFarm(server: BenchServer): Promise<void> {
+  const admin = new BenchClient(server.url);
+  await admin.must('POST', '/api/userv3/setup', { user: 'admin', password: PASSWORD });
+  await admin.must('POST', '/api/agent/createv2', { agentName: 'Bench farm', agentKey: AGENT_KEY });
+  admin.close();
+}
+
+async function measure(server: BenchServer): Promise<Record<string, Record<string, unknown>>> {
+  const clients: BenchClient[] = [];
+  try {
+    for (let i = 0; i < CLIENTS; i++) {
+      const c = new BenchClient(server.url);
+      await c.must('POST', '/api/userv3/login', { user: 'admin', password: PASSWORD });
+      clients.push(c);
+    }
+    const rows: Record<string, Record<string, unknown>> = {};
+    for (const [label, qs] of Object.entries(QUERIES)) {
+      const path = `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50${qs}`;
+      const first = await clients[0]!.request('GET', path); // warm-up, and what the answer holds
+      const env = JSON.parse(first.body) as { code: number; data?: { total: number; list: unknown[] } };
+      if (env.code !== 0 || !env.data) throw new Error(`${label}: ${first.body.slice(0, 300)}`);
+      const alone: number[] = [];
+      for (let i = 0; i < 5; i++) alone.push((await clients[0]!.request('GET', path)).ms);
+      const latencies: number[] = [];
+      let errors = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        clients.map(async (c) => {
+          for (let i = 0; i < PER_CLIENT; i++) {
+            const t = performance.now();
+            try {
+              const res = await c.request('GET', path);
+              latencies.push(res.ms);
+              if (res.status !== 200 || !res.body.startsWith('{"code":0')) errors++;
+            } catch {
+              latencies.push(performance.now() - t); // a dropped connection counts as an error, with its time
+              errors++;
+            }
+          }
+        }),
+      );
+      const wall = performance.now() - t0;
+      latencies.sort((a, b) => a - b);
+      alone.sort((a, b) => a - b);
+      rows[label] = {
+        total: env.data.total,
+        rows: env.data.list.length,
+        '1 client p50': ms(quantile(alone, 0.5)),
+        [`${CLIENTS} clients p50`]: ms(quantile(latencies, 0.5)),
+        p95: ms(quantile(latencies, 0.95)),
+        'req/s': Math.round((latencies.length / wall) * 1000),
+        errors,
+      };
+    }
+    return rows;
+  } finally {
+    for (const c of clients) c.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  if (ONLY !== 'postgres') await onPglite();
+  if (ONLY !== 'pglite') await onPostgres();
+}
+
+async function onPglite(): Promise<void> {
+  // PGlite: create the farm through the API, seed with the server stopped, start it again on the same data.
+  const data = tempDir('hf-bench-list-');
+  let lite = await startServer({ dataDir: data.dir });
+  try {
+    await createFarm(lite);
+    await lite.stop();
+    const t0 = performance.now();
+    const db = await PGlite.create(join(data.dir, 'pglite'));
+    const sync = await db.query<{ n: number }>(SYNC_COLUMNS_SQL);
+    await db.exec(seedSql(sync.rows[0]!.n > 0));
+    await db.close();
+    const seedMs = performance.now() - t0;
+    lite = await startServer({ dataDir: data.dir });
+    const rows = await measure(lite);
+    const mem = lite.memory();
+    printTable(`(g) GET /api/miner/list, ${MINERS.toLocaleString('en-US')} miners, pageSize 50, PGlite — ${CLIENTS} clients × ${PER_CLIENT} requests per query (seeded in ${ms(seedMs)})`, rows);
+    console.log(`server RSS after: ${mib(mem.rssMiB)} (peak ${mib(mem.peakMiB)})`);
+  } finally {
+    await lite.stop();
+    await data.remove();
+  }
+}
+
+async function onPostgres(): Promise<void> {
+  const pgServer = await startBenchPostgres();
+  const pgData = tempDir('hf-bench-list-pg-');
+  const onPg = await startServer({ dataDir: pgData.dir, env: { DATABASE_URL: pgServer.url } });
+  try {
+    await createFarm(onPg);
+    const t0 = performance.now();
+    const c = new pg.Client({ connectionString: pgServer.url });
+    await c.connect();
+    try {
+      const sync = await c.query<{ n: number }>(SYNC_COLUMNS_SQL);
+      await c.query(seedSql(sync.rows[0]!.n > 0));
+    } finally {
+      await c.end();
+    }
+    const seedMs = performance.now() - t0;
+    const rows = await measure(onPg);
+    printTable(`(g) GET /api/miner/list, ${MINERS.toLocaleString('en-US')} miners, pageSize 50, PostgreSQL — ${CLIENTS} clients × ${PER_CLIENT} requests per query (seeded in ${ms(seedMs)})`, rows);
+  } finally {
+    await onPg.stop();
+    await pgServer.stop();
+    await pgData.remove();
+  }
+}
