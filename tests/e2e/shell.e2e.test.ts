@@ -81,7 +81,7 @@ describe('routes', () => {
     await page.waitForURL((u) => u.pathname === '/');
     await page.getByTestId('dashboard-page').waitFor();
     // A catalogue page that is not built yet is not routed either.
-    await page.goto('/device/miners');
+    await page.goto('/dashboard/dataDrive');
     await page.waitForURL((u) => u.pathname === '/');
     await ctx.close();
   });

@@ -1,12 +1,15 @@
 /**
- * Dashboard (/): the selected farm at a glance: farm info, NUC status (online, last online, delay), how to
- * connect its agent if it never reported, quick links. With no farm at all: "create your first farm".
+ * Dashboard (/): the selected farm at a glance (spec 1 dashboard, issue 4 item 7): miner counters (each state
+ * and fault kind, linking to the filtered list), farm hashrate real vs ideal over an hour / 30 days / a year,
+ * today / 3 days / 1 week panels, temperatures, top faults, the NUC (agent) status with its computer, farm info,
+ * how to connect the agent if it never reported, quick links. A farm without miners points to the scan IP
+ * ranges; with no farm at all: "create your first farm". Panels stack on a phone.
  */
-import { Anchor, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconBuildingFactory2, IconChevronRight, IconPlus, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { PERMISSION, type MenuNode } from '@shared/menu-catalogue';
+import { PERMISSION, findMenuByKey, type MenuNode } from '@shared/menu-catalogue';
 import { formatDate, isRecentDate } from '@shared/format/date';
 import { useAgentKey } from '@client/lib/agent-key';
 import { useFarmInfo, useNucStatus } from '@client/lib/farm-queries';
@@ -15,7 +18,18 @@ import { useCurrentUser, useFarmOptions, usePermissions, useSelfManage } from '@
 import { useShellActions } from '@client/lib/shell-actions';
 import { MenuIcon } from '@client/components/menu-icon';
 import { PageLoading } from '@client/components/page-loading';
+import { formatNumber } from '@shared/format/number';
 import { ConnectAgentCard } from '../components/connect-agent-card';
+import { CountersCard } from '../components/counters-card';
+import { HashrateCard } from '../components/hashrate-card';
+import { NoMinersCard } from '../components/no-miners-card';
+import { PeriodPanels } from '../components/period-panels';
+import { TemperatureCard } from '../components/temperature-card';
+import { TopFaultsCard } from '../components/top-faults-card';
+import { useDashboardHost, useDashboardSummary } from '../api/dashboard-api';
+
+const SCAN_RANGES_KEY = findMenuByKey('scanIpRanges')?.permission ?? -1;
+const SCAN_RANGES_OPERATE = findMenuByKey('scanIpRanges')?.operation ?? -1;
 
 function flatten(nodes: MenuNode[]): MenuNode[] {
   return nodes.flatMap((n) => (n.routes.length > 0 ? flatten(n.routes) : [n]));
@@ -85,6 +99,98 @@ function QuickLinks() {
   );
 }
 
+function uptimeText(t: (k: string, o?: Record<string, unknown>) => string, sec: number | null): string {
+  if (sec === null) return '-';
+  const days = Math.floor(sec / 86_400);
+  const hours = Math.floor((sec % 86_400) / 3600);
+  return days > 0 ? t('dashboard:nuc.uptimeDays', { days, hours }) : t('dashboard:nuc.uptimeHours', { hours, minutes: Math.floor((sec % 3600) / 60) });
+}
+
+function NucCard({ agentKey, farmLastOnline, version }: { agentKey: string; farmLastOnline: string | null; version: string | null }) {
+  const { t } = useTranslation(['dashboard', 'common']);
+  const status = useNucStatus();
+  const perms = usePermissions();
+  const host = useDashboardHost(agentKey, perms.has(PERMISSION.hostInfo));
+  const nuc = status.data;
+  const level = nucLevel(nuc);
+  const neverConnected = nuc ? !nuc.lastOnlineAt && !nuc.isOnline : !farmLastOnline;
+  const h = host.data;
+  return (
+    <Card withBorder padding="lg" data-testid="nuc-card">
+      <Title order={4} mb="sm">{t('dashboard:nuc.title')}</Title>
+      {!nuc && status.isPending ? (
+        <Loader size="sm" />
+      ) : !nuc && status.isError ? (
+        <Alert color="red" data-testid="nuc-card-error">
+          {t('dashboard:panel.failed')}
+          <Button size="xs" variant="light" ml="sm" onClick={() => void status.refetch()}>{t('dashboard:panel.retry')}</Button>
+        </Alert>
+      ) : (
+        <Table withRowBorders={false} verticalSpacing={6} horizontalSpacing={0}>
+          <Table.Tbody>
+            <Row label={t('dashboard:nuc.state')}>
+              <Badge color={nuc?.isOnline ? 'green' : neverConnected ? 'gray' : 'red'} variant="light" data-testid="dashboard-nuc-state">
+                {nuc?.isOnline ? t('dashboard:nuc.online') : neverConnected ? t('dashboard:nuc.never') : t('dashboard:nuc.offline')}
+              </Badge>
+            </Row>
+            <Row label={t('dashboard:nuc.lastOnline')}>
+              <Text size="sm" c={nuc?.lastOnlineAt && isRecentDate(nuc.lastOnlineAt) ? undefined : 'dimmed'}>
+                {formatDate(nuc?.lastOnlineAt ?? farmLastOnline ?? null)}
+              </Text>
+            </Row>
+            <Row label={t('dashboard:nuc.delay')}>
+              {nuc && nuc.isOnline && nuc.netDelay > 0 ? (
+                <Badge variant="dot" color={level === 'hidden' || level === 'dropped' ? 'gray' : NUC_LEVEL_COLOR[level]}>{nuc.netDelay} ms</Badge>
+              ) : (
+                <Text size="sm" c="dimmed">-</Text>
+              )}
+            </Row>
+            <Row label={t('dashboard:farm.version')}>{version ?? '-'}</Row>
+            {h && (
+              <>
+                <Row label={t('dashboard:nuc.host')}><span data-testid="dashboard-nuc-host">{h.hostname ?? '-'}{h.ip ? ` (${h.ip})` : ''}</span></Row>
+                <Row label={t('dashboard:nuc.os')}>{h.os ?? '-'}</Row>
+                <Row label={t('dashboard:nuc.machine')}>
+                  {h.cpuCores !== null || h.memoryMb !== null
+                    ? t('dashboard:nuc.machineValue', { cores: h.cpuCores ?? '-', memory: h.memoryMb === null ? '-' : formatNumber(h.memoryMb / 1024, 1), disk: h.diskFreeMb === null ? '-' : formatNumber(h.diskFreeMb / 1024, 0) })
+                    : '-'}
+                </Row>
+                <Row label={t('dashboard:nuc.uptime')}>{uptimeText(t, h.uptimeSec)}</Row>
+              </>
+            )}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
+
+/** Everything that needs the miners key (10000): counters, chart, panels, temperatures, faults. */
+function MinerFigures({ agentKey }: { agentKey: string }) {
+  const { t } = useTranslation('dashboard');
+  const perms = usePermissions();
+  const summary = useDashboardSummary(agentKey);
+  const noMiners = summary.data?.counters.total === 0;
+  const canEditRanges = perms.has(SCAN_RANGES_KEY) && perms.has(SCAN_RANGES_OPERATE);
+  const state = { pending: summary.isPending, error: summary.isError && !summary.data, onRetry: () => void summary.refetch() };
+
+  return (
+    <>
+      {noMiners && <NoMinersCard canEditRanges={canEditRanges} />}
+      {!noMiners && <CountersCard stat={summary.data?.counters} {...state} />}
+      <HashrateCard agentKey={agentKey} noMiners={noMiners} />
+      <div>
+        <Title order={4} mb="sm">{t('period.title')}</Title>
+        <PeriodPanels summary={summary.data} {...state} />
+      </div>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <TemperatureCard summary={summary.data} {...state} />
+        <TopFaultsCard counters={summary.data?.counters} {...state} />
+      </SimpleGrid>
+    </>
+  );
+}
+
 export function DashboardPage() {
   const { t } = useTranslation(['dashboard', 'common']);
   const agentKey = useAgentKey();
@@ -100,7 +206,6 @@ export function DashboardPage() {
 
   const farm = info.data;
   const nuc = status.data;
-  const level = nucLevel(nuc);
   const neverConnected = nuc ? !nuc.lastOnlineAt && !nuc.isOnline : farm ? !farm.lastOnlineAt : false;
   const name = farm?.name ?? farms.data?.find((f) => f.value === agentKey)?.text ?? agentKey;
 
@@ -116,36 +221,16 @@ export function DashboardPage() {
         )}
       </Group>
 
+      {neverConnected && <ConnectAgentCard agentKey={agentKey} canOpenSettings={perms.has(PERMISSION.farmSettings)} />}
+
+      {perms.has(PERMISSION.miners) ? (
+        <MinerFigures agentKey={agentKey} />
+      ) : (
+        <Alert color="gray" data-testid="dashboard-no-miner-permission">{t('dashboard:noMinerPermission')}</Alert>
+      )}
+
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Card withBorder padding="lg" data-testid="nuc-card">
-          <Title order={4} mb="sm">{t('dashboard:nuc.title')}</Title>
-          {!nuc && status.isPending ? (
-            <Loader size="sm" />
-          ) : (
-            <Table withRowBorders={false} verticalSpacing={6} horizontalSpacing={0}>
-              <Table.Tbody>
-                <Row label={t('dashboard:nuc.state')}>
-                  <Badge color={nuc?.isOnline ? 'green' : neverConnected ? 'gray' : 'red'} variant="light" data-testid="dashboard-nuc-state">
-                    {nuc?.isOnline ? t('dashboard:nuc.online') : neverConnected ? t('dashboard:nuc.never') : t('dashboard:nuc.offline')}
-                  </Badge>
-                </Row>
-                <Row label={t('dashboard:nuc.lastOnline')}>
-                  <Text size="sm" c={nuc?.lastOnlineAt && isRecentDate(nuc.lastOnlineAt) ? undefined : 'dimmed'}>
-                    {formatDate(nuc?.lastOnlineAt ?? farm?.lastOnlineAt ?? null)}
-                  </Text>
-                </Row>
-                <Row label={t('dashboard:nuc.delay')}>
-                  {nuc && nuc.isOnline && nuc.netDelay > 0 ? (
-                    <Badge variant="dot" color={level === 'hidden' || level === 'dropped' ? 'gray' : NUC_LEVEL_COLOR[level]}>{nuc.netDelay} ms</Badge>
-                  ) : (
-                    <Text size="sm" c="dimmed">-</Text>
-                  )}
-                </Row>
-                <Row label={t('dashboard:farm.version')}>{farm?.version ?? '-'}</Row>
-              </Table.Tbody>
-            </Table>
-          )}
-        </Card>
+        <NucCard agentKey={agentKey} farmLastOnline={farm?.lastOnlineAt ?? null} version={farm?.version ?? null} />
 
         <Card withBorder padding="lg" data-testid="farm-card">
           <Group justify="space-between" mb="sm">
@@ -164,8 +249,6 @@ export function DashboardPage() {
           </Table>
         </Card>
       </SimpleGrid>
-
-      {neverConnected && <ConnectAgentCard agentKey={agentKey} canOpenSettings={perms.has(PERMISSION.farmSettings)} />}
 
       <QuickLinks />
     </Stack>

@@ -20,6 +20,11 @@ import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status
 import { type ChartAxis, type ChartSeries, UplotChart } from '../components/uplot-chart';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
+import { PERMISSION } from '@shared/menu-catalogue';
+import { usePermissions } from '@client/lib/session-api';
+import { HistoryLogCard } from '../components/history-log-card';
+import { OperationLogCard } from '../components/operation-log-card';
+import { SnEditButton } from '../components/sn-edit-button';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -129,13 +134,19 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
   const { label } = useMinerLabels();
   const s = m.snapshot;
   const elapsed = t('units.elapsed', { ...durationParts(m.elapsed) });
+  const canOperate = usePermissions().has(PERMISSION.minerOperations);
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Section title={t('detail.identity')} testId="miner-detail-identity">
           <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
             <Field label={t('columns.ip')}>{m.ip}</Field>
-            <Field label={t('columns.sn')}>{m.sn || '-'}</Field>
+            <Field label={t('columns.sn')}>
+              <Group gap={4} wrap="nowrap">
+                <span data-testid="miner-detail-sn">{m.sn || '-'}</span>
+                {canOperate && <SnEditButton agentKey={agentKey} ip={m.ip} sn={m.sn} reportedSn={s.sn} />}
+              </Group>
+            </Field>
             <Field label={t('columns.mac')}>{m.mac || '-'}</Field>
             <Field label={t('columns.make')}>{m.make || '-'}</Field>
             <Field label={t('columns.model')}>{m.model || '-'}</Field>
@@ -298,6 +309,8 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
           )}
         </Section>
       </SimpleGrid>
+      <HistoryLogCard agentKey={agentKey} ip={m.ip} canOperate={canOperate} />
+      <OperationLogCard agentKey={agentKey} ip={m.ip} />
     </Stack>
   );
 }

@@ -1,0 +1,67 @@
+/** Miner record calls (off-shelf records, SN override, operation log, history logs) and their query hooks. */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@client/lib/api-client';
+import type { Page } from '@shared/schemas/common';
+import type { HistoryLogInfo, MinerOpLogRow, OffShelfRow, UpdateSnResult } from '@shared/schemas/miner-records';
+import { minerKeys } from './miners-api';
+
+export const recordKeys = {
+  offShelf: (agentKey: string, keyword: string, page: number, pageSize: number) => ['miner-records', 'off-shelf', agentKey, keyword, page, pageSize] as const,
+  offShelfAll: ['miner-records', 'off-shelf'] as const,
+  opLog: (agentKey: string, ip: string, page: number) => ['miner-records', 'op-log', agentKey, ip, page] as const,
+  opLogAll: (agentKey: string, ip: string) => ['miner-records', 'op-log', agentKey, ip] as const,
+  historyLog: (agentKey: string, id: string) => ['miner-records', 'history-log', agentKey, id] as const,
+};
+
+export function useOffShelf(agentKey: string, keyword: string, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: recordKeys.offShelf(agentKey, keyword, page, pageSize),
+    queryFn: ({ signal }) => api.get<Page<OffShelfRow>>('/api/miner/offShelfList', { agentKey, keyword: keyword || undefined, page, pageSize }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useOnShelf(agentKey: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (ips: string[]) => api.post<{ changed: string[] }>('/api/miner/onShelf', { agentKey, ips }, { as: 'json' }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: recordKeys.offShelfAll }),
+  });
+}
+
+export function useUpdateSn(agentKey: string, ip: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (sn: string) => api.post<UpdateSnResult>('/api/miner/updateSn', { agentKey, ip, sn }, { as: 'json' }),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: minerKeys.detail(agentKey, ip) });
+      await qc.invalidateQueries({ queryKey: recordKeys.opLogAll(agentKey, ip) });
+    },
+  });
+}
+
+export function useMinerOpLog(agentKey: string, ip: string, page: number) {
+  return useQuery({
+    queryKey: recordKeys.opLog(agentKey, ip, page),
+    queryFn: ({ signal }) => api.get<Page<MinerOpLogRow>>('/api/miner/opLog', { agentKey, ip, page, pageSize: 20 }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreateHistoryLog(agentKey: string, ip: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<{ id: string; status: string }>('/api/miner/historyLog', { agentKey, ip }, { as: 'json' }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: recordKeys.opLogAll(agentKey, ip) }),
+  });
+}
+
+/** Polls a history-log request every 2 s until it is done or failed. */
+export function useHistoryLogStatus(agentKey: string, id: string | null) {
+  return useQuery({
+    queryKey: recordKeys.historyLog(agentKey, id ?? ''),
+    queryFn: ({ signal }) => api.get<HistoryLogInfo>('/api/miner/historyLog/status', { agentKey, id: id ?? '' }, { signal }),
+    enabled: id !== null,
+    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'done' || q.state.data.status === 'failed') ? false : 2000),
+  });
+}

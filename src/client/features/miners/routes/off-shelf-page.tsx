@@ -1,0 +1,195 @@
+/**
+ * /device/miners — off-shelf records (spec 3 §2): the farm's miners marked off shelf (batch "off shelf" or
+ * "off shelf + DHCP") with when, by whom, the batch, IP, SN, model, customer; search by IP, SN or customer;
+ * paged in the database; CSV / Excel export of a selection; "back on shelf" for a selection (operation key).
+ */
+import { useMemo, useState } from 'react';
+import { Badge, Button, Group, Menu, Stack, Text, TextInput } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconArrowBackUp, IconDownload, IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { findMenuByKey } from '@shared/menu-catalogue';
+import { formatDate } from '@shared/format/date';
+import type { OffShelfRow } from '@shared/schemas/miner-records';
+import { useAgentKey } from '@client/lib/agent-key';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePermissions } from '@client/lib/session-api';
+import { DataTable } from '@client/components/data-table/data-table';
+import type { Column, RowKey } from '@client/components/data-table/data-table-types';
+import { queryTableState } from '@client/components/data-table/query-state';
+import { PageHeader } from '@client/components/page-header';
+import { useOffShelf, useOnShelf } from '../api/miner-records-api';
+import { NoFarm } from '../components/no-farm';
+import { type ExportFormat, downloadBlob, exportFileName, toCsv, toXlsx } from '../lib/export-miners';
+
+const OPERATE = findMenuByKey('offShelfRecords')?.operation ?? -1;
+
+export function OffShelfPage() {
+  const { t } = useTranslation('miners');
+  const agentKey = useAgentKey();
+  const perms = usePermissions();
+  const [keyword, setKeyword] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(50);
+  const [selected, setSelected] = useState<RowKey[]>([]);
+  const query = useOffShelf(agentKey ?? '', search, page, pageSize);
+  const onShelf = useOnShelf(agentKey ?? '');
+  const rows = useMemo(() => query.data?.list ?? [], [query.data]);
+  const canOperate = perms.has(OPERATE);
+
+  const columns = useMemo<Column<OffShelfRow>[]>(
+    () => [
+      {
+        key: 'ip',
+        title: t('offShelf.ip'),
+        width: 140,
+        render: (r) =>
+          r.present ? (
+            <Link to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`} onClick={(e) => e.stopPropagation()}>
+              {r.ip}
+            </Link>
+          ) : (
+            r.ip
+          ),
+      },
+      { key: 'sn', title: t('offShelf.sn'), width: 190 },
+      { key: 'model', title: t('offShelf.model'), width: 170 },
+      { key: 'customer', title: t('offShelf.customer'), width: 140 },
+      { key: 'offShelfAt', title: t('offShelf.at'), width: 170, render: (r) => formatDate(r.offShelfAt) },
+      { key: 'by', title: t('offShelf.by'), width: 120 },
+      { key: 'op', title: t('offShelf.op'), width: 170, render: (r) => (r.op ? t(`offShelf.ops.${r.op}`) : '-') },
+      {
+        key: 'network',
+        title: t('offShelf.network'),
+        width: 110,
+        render: (r) =>
+          !r.present ? (
+            <Badge color="gray" variant="light">{t('offShelf.gone')}</Badge>
+          ) : (
+            <Badge color={r.online ? 'green' : 'red'} variant="light">{r.online ? t('offShelf.online') : t('offShelf.offline')}</Badge>
+          ),
+      },
+    ],
+    [t],
+  );
+
+  if (!agentKey) {
+    return (
+      <Stack gap="md">
+        <PageHeader title={t('offShelf.title')} />
+        <NoFarm />
+      </Stack>
+    );
+  }
+
+  const selectedRows = rows.filter((r) => selected.includes(r.ip));
+  const exportRows = async (format: ExportFormat) => {
+    if (selectedRows.length === 0) {
+      notifyFailure(null, t('export.selectFirst'));
+      return;
+    }
+    const cols = columns;
+    const cell = (r: OffShelfRow, key: string): string => {
+      if (key === 'offShelfAt') return formatDate(r.offShelfAt);
+      if (key === 'op') return r.op ? t(`offShelf.ops.${r.op}`) : '';
+      if (key === 'network') return !r.present ? t('offShelf.gone') : r.online ? t('offShelf.online') : t('offShelf.offline');
+      const v = (r as unknown as Record<string, unknown>)[key];
+      return v === null || v === undefined ? '' : String(v);
+    };
+    const table = { headers: cols.map((c) => String(c.title)), rows: selectedRows.map((r) => cols.map((c) => cell(r, c.key))) };
+    try {
+      const name = exportFileName(agentKey, format).replace(/^miners-/, 'off-shelf-');
+      if (format === 'csv') downloadBlob(new Blob([toCsv(table)], { type: 'text/csv;charset=utf-8' }), name);
+      else downloadBlob(await toXlsx(table, t('offShelf.sheet')), name);
+      notifySuccess(t('export.done', { count: selectedRows.length }));
+    } catch (e) {
+      notifyFailure(e, t('export.failed'));
+    }
+  };
+
+  const backOnShelf = () => {
+    const ips = selected.map(String);
+    modals.openConfirmModal({
+      title: t('offShelf.onShelf'),
+      children: <Text size="sm">{t('offShelf.confirm', { count: ips.length })}</Text>,
+      labels: { confirm: t('offShelf.onShelf'), cancel: t('offShelf.cancel') },
+      onConfirm: () =>
+        onShelf.mutate(ips, {
+          onSuccess: (r) => {
+            setSelected([]);
+            notifySuccess(t('offShelf.done', { count: r.changed.length }));
+          },
+          onError: (e) => notifyFailure(e, t('offShelf.failed')),
+        }),
+    });
+  };
+
+  const toolbar = (
+    <Group gap="xs" wrap="wrap" style={{ flex: 1 }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(keyword.trim());
+          setPage(1);
+        }}
+        style={{ flex: '1 1 220px', maxWidth: 360 }}
+      >
+        <TextInput
+          size="xs"
+          value={keyword}
+          onChange={(e) => setKeyword(e.currentTarget.value)}
+          placeholder={t('offShelf.search')}
+          aria-label={t('offShelf.search')}
+          leftSection={<IconSearch size={14} />}
+          data-testid="off-shelf-search"
+        />
+      </form>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} data-testid="off-shelf-export">
+            {t('export.button')}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item onClick={() => void exportRows('csv')} data-testid="off-shelf-export-csv">{t('export.csv')}</Menu.Item>
+          <Menu.Item onClick={() => void exportRows('xlsx')} data-testid="off-shelf-export-xlsx">{t('export.xlsx')}</Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      {canOperate && (
+        <Button size="xs" leftSection={<IconArrowBackUp size={14} />} disabled={selected.length === 0} loading={onShelf.isPending} onClick={backOnShelf} data-testid="off-shelf-back">
+          {t('offShelf.onShelf')}
+          {selected.length > 0 ? ` (${selected.length})` : ''}
+        </Button>
+      )}
+    </Group>
+  );
+
+  return (
+    <Stack gap="md" data-testid="off-shelf-page">
+      <PageHeader title={t('offShelf.title')} description={t('offShelf.description')} />
+      <DataTable<OffShelfRow>
+        columns={columns}
+        rows={rows}
+        rowKey="ip"
+        prefKey="/device/miners"
+        {...queryTableState(query)}
+        emptyText={search ? t('offShelf.noMatch') : t('offShelf.empty')}
+        rowNumbers
+        selection={{ selectedKeys: selected, onChange: setSelected }}
+        pagination={{
+          total: query.data?.total ?? 0,
+          page,
+          pageSize,
+          onChange: (p, s) => {
+            setPage(p);
+            setPageSize(s);
+          },
+        }}
+        toolbar={toolbar}
+        ariaLabel={t('offShelf.title')}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,37 @@
+/** Kysely table types of migration 202611230120_add_miner_records, merged into `Database`. */
+import type { ColumnType, Generated } from 'kysely';
+
+type TimestampDefault = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<Record<string, unknown>, string | undefined, string>;
+
+export interface MinerRecordLogTable {
+  id: Generated<string>;
+  agent_key: string;
+  ip: string;
+  /** updateSn | onShelf | historyLog */
+  action: string;
+  detail: Json;
+  user_id: string | null;
+  at: TimestampDefault;
+}
+
+export interface MinerHistoryLogsTable {
+  id: Generated<string>;
+  agent_key: string;
+  ip: string;
+  task_id: string | null;
+  status: ColumnType<'pending' | 'running' | 'done' | 'failed', 'pending' | 'running' | 'done' | 'failed' | undefined, 'pending' | 'running' | 'done' | 'failed'>;
+  content: string | null;
+  source: string | null;
+  reason: string | null;
+  created_by: string | null;
+  created_at: TimestampDefault;
+  done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+declare module './schema' {
+  interface Database {
+    miner_record_log: MinerRecordLogTable;
+    miner_history_logs: MinerHistoryLogsTable;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * /device/miners off-shelf records (spec 3 §2): the farm's miners marked off shelf (miner_marks.off_shelf,
+ * set by batchOffline / batchOfflineRecoverDHCP) with when, by whom, the marking batch, IP, SN, model,
+ * customer — searched and paged in the database (partial index miner_marks_off_shelf) — and "back on
+ * shelf" (spec 3 §4 "go on shelf or leave shelf"), a records-only change logged per miner.
+ */
+import { sql } from 'kysely';
+import type { Page } from '@shared/schemas/common';
+import type { OffShelfQuery, OffShelfRow } from '@shared/schemas/miner-records';
+import type { DB } from '../../db/kysely';
+
+const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function findOffShelf(db: DB, q: OffShelfQuery): Promise<Page<OffShelfRow>> {
+  const k = q.keyword ? likeEscape(q.keyword) : null;
+  const where = sql`mk.agent_key = ${q.agentKey} and mk.off_shelf
+    ${k ? sql`and (mk.ip like ${`${k}%`} or m.sn ilike ${`%${k}%`} or mk.customer ilike ${`%${k}%`})` : sql``}`;
+  const { rows: c } = await sql<{ n: number }>`
+    select count(*)::int as n from miner_marks mk left join miners m on m.agent_key = mk.agent_key and m.ip = mk.ip where ${where}
+  `.execute(db);
+  const total = c[0]?.n ?? 0;
+  const offset = (q.page - 1) * q.pageSize;
+  if (offset >= total) return { list: [], total, curPage: q.page, pageSize: q.pageSize };
+  const { rows } = await sql<{
+    ip: string;
+    sn: string | null;
+    model: string | null;
+    customer: string | null;
+    off_shelf_at: Date | string | null;
+    user_name: string | null;
+    present: boolean;
+    online: boolean | null;
+    op: string | null;
+  }>`
+    select mk.ip, m.sn, m.model, mk.customer, mk.off_shelf_at, u.user_name, m.id is not null as present, m.online,
+      (select t.batch_op from agent_task_results r join agent_tasks t on t.id = r.task_id
+        where r.ip = mk.ip and t.agent_key = mk.agent_key and t.batch_op in ('batchOffline', 'batchOfflineRecoverDHCP')
+        order by t.created_at desc limit 1) as op
+    from miner_marks mk
+      left join miners m on m.agent_key = mk.agent_key and m.ip = mk.ip
+      left join users u on u.id = mk.updated_by
+    where ${where}
+    order by mk.off_shelf_at desc nulls last, miner_ip_inet(mk.ip) asc nulls last, mk.ip
+    limit ${q.pageSize} offset ${offset}
+  `.execute(db);
+  return {
+    list: rows.map((r) => ({
+      ip: r.ip,
+      sn: r.sn ?? '',
+      model: r.model ?? '',
+      customer: r.customer ?? '',
+      offShelfAt: iso(r.off_shelf_at),
+      by: r.user_name,
+      op: r.op,
+      present: r.present,
+      online: r.online ?? false,
+    })),
+    total,
+    curPage: q.page,
+    pageSize: q.pageSize,
+  };
+}
+
+/** Puts miners back on shelf; idempotent: only miners still off shelf change (and are logged). */
+export async function putOnShelf(db: DB, agentKey: string, userId: string, ips: string[]): Promise<{ changed: string[] }> {
+  const unique = [...new Set(ips)];
+  return db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('miner_marks')
+      .set({ off_shelf: false, off_shelf_at: null, updated_by: userId, updated_at: new Date() })
+      .where('agent_key', '=', agentKey)
+      .where('ip', 'in', unique)
+      .where('off_shelf', '=', true)
+      .returning('ip')
+      .execute();
+    if (changed.length) {
+      await trx
+        .insertInto('miner_record_log')
+        .values(changed.map((c) => ({ agent_key: agentKey, ip: c.ip, action: 'onShelf', detail: '{}', user_id: userId })))
+        .execute();
+    }
+    return { changed: changed.map((c) => c.ip) };
+  });
+}

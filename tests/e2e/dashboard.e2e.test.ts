@@ -1,0 +1,193 @@
+/**
+ * Dashboard end to end: a farm of 60 miners uploaded through the agent uplink (two cycles) — on a desktop the
+ * counters, the hashrate chart with its three ranges, the today / 3 days / 1 week panels, temperatures and top
+ * faults (a fault opens the miner list filtered by it), the NUC card; a failing summary shows the error state and
+ * recovers on retry; a member of a farm without miners sees the "add scan IP ranges" empty state; on a 360 px
+ * phone the panels stack and the chart fits without sideways scrolling.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { gzipBatch, minerSnapshot } from '../support/miner-snapshots';
+import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type E2EServer, startServer } from '../support/e2e-server';
+
+const FARM = 'dash-farm';
+const EMPTY = 'dash-empty';
+const COUNT = 60;
+
+let server: E2EServer;
+let browser: Browser;
+let api: ApiSession;
+let snaps: MinerSnapshot[] = [];
+
+function reading(i: number, takenAt: string): MinerSnapshot {
+  const s = structuredClone(minerSnapshot(i, { takenAt }));
+  if (i % 20 === 4) {
+    for (const b of s.boards) b.tempChip = b.tempChip.map(() => 97);
+    s.faultLabels = ['high-temperature'];
+  }
+  return s;
+}
+
+async function upload(secret: string, seq: number, takenAt: string): Promise<MinerSnapshot[]> {
+  const snapshots = Array.from({ length: COUNT }, (_, i) => reading(i, takenAt));
+  const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 9000, snapshots };
+  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
+    method: 'POST',
+    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: new Uint8Array(gzipBatch(batch)),
+  });
+  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return snapshots;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  api = await setupAdmin(server.url);
+  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Dashboard farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
+  await api.post('/api/agent/createv2', { agentName: 'Empty farm', agentKey: EMPTY, noticeEmails: '', agentAddr: '', selfManaged: false });
+  const now = Date.now();
+  await upload(secret, 1, new Date(now - 120_000).toISOString());
+  snaps = await upload(secret, 2, new Date(now - 60_000).toISOString());
+  // A member of the empty farm only, who may edit its scan IP ranges.
+  const role = await api.post<{ id: string }>('/api/role/save', { name: 'dash-empty-role', permissions: '1000,10000,82000,82500' });
+  await api.post('/api/user/save', { user: 'newfarm', password: 'member-pass-1', roleId: role.id, agentKeys: EMPTY });
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openDashboard(page: Page, farm: string): Promise<void> {
+  await page.evaluate((k) => {
+    sessionStorage.setItem('hf.agentKey', k);
+    localStorage.setItem('hf.lastAgentKey', k);
+  }, farm);
+  await page.goto('/');
+  await page.getByTestId('dashboard-page').waitFor();
+}
+
+describe('dashboard at 1440 px', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let errors: Error[];
+
+  beforeAll(async () => {
+    context = await newContext(browser, server.url, { viewport: 'desktop' });
+    page = await context.newPage();
+    errors = trackPageErrors(page);
+    await loginUi(page);
+    await openDashboard(page, FARM);
+  }, 120_000);
+  afterAll(async () => context?.close());
+
+  it('shows the counters of the miners now', async () => {
+    await page.getByTestId('dashboard-counters').waitFor();
+    await expect.poll(() => page.getByTestId('dashboard-count-online').textContent(), { timeout: 15_000 }).toBe(String(snaps.filter((s) => s.online).length));
+    expect(await page.getByTestId('dashboard-count-offline').textContent()).toBe(String(snaps.filter((s) => !s.online).length));
+    expect(await page.getByTestId('dashboard-count-qualified').textContent()).toBe(String(snaps.filter((s) => s.state.qualified).length));
+    expect(await page.getByTestId('dashboard-fault-high-temperature').textContent()).toBe(String(snaps.filter((s) => s.faultLabels.includes('high-temperature')).length));
+  });
+
+  it('draws real vs ideal hashrate for the hour, 30 days and a year', async () => {
+    const chart = page.getByTestId('dashboard-hashrate');
+    await chart.locator('canvas').waitFor();
+    await chart.getByText('Real').first().waitFor();
+    for (const label of ['30 days', '1 year', 'Hour']) {
+      await page.getByTestId('dashboard-range').getByText(label, { exact: true }).click();
+      await chart.locator('canvas').waitFor();
+    }
+  });
+
+  it('fills the today, 3 days and 1 week panels, the temperatures and the NUC card', async () => {
+    for (const p of ['today', '3d', '1w']) {
+      await expect.poll(() => page.getByTestId(`dashboard-period-${p}-real`).textContent(), { timeout: 15_000 }).toMatch(/H\/s$/);
+      expect(await page.getByTestId(`dashboard-period-${p}-online`).textContent()).toMatch(/%$/);
+    }
+    expect(await page.getByTestId('dashboard-temp-max').textContent()).toMatch(/°C/);
+    expect(await page.getByTestId('dashboard-temp-band').count()).toBe(7);
+    await page.getByTestId('nuc-card').getByTestId('dashboard-nuc-state').waitFor();
+    await page.getByTestId('farm-card').getByText(FARM).waitFor();
+  });
+
+  it('opens the miner list filtered by a top fault', async () => {
+    const link = page.getByTestId('dashboard-faults').getByTestId('dashboard-fault-link').filter({ hasText: 'High temperature' });
+    await link.waitFor();
+    await link.click();
+    await page.waitForURL(/\/device\/miner\?faultType=high-temperature/);
+    await page.getByTestId('miner-list-page').waitFor();
+    await page.goBack();
+    await page.getByTestId('dashboard-page').waitFor();
+  });
+
+  it('shows an error with retry when the figures cannot load', async () => {
+    // A new browser context: nothing cached yet, so the failure shows (a cached answer would be shown instead).
+    const fresh = await newContext(browser, server.url, { viewport: 'desktop' });
+    try {
+      const p = await fresh.newPage();
+      const pageErrors = trackPageErrors(p);
+      await loginUi(p);
+      await p.route('**/api/dashboard/summary*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":500,"msg":"server error","data":null}' }));
+      await openDashboard(p, FARM);
+      await p.getByTestId('dashboard-counters-error').waitFor({ timeout: 60_000 });
+      await p.getByTestId('dashboard-periods-error').waitFor();
+      await p.getByTestId('dashboard-hashrate').locator('canvas').waitFor();
+      await p.unroute('**/api/dashboard/summary*');
+      await p.getByTestId('dashboard-counters-error').getByRole('button').click();
+      await expect.poll(() => p.getByTestId('dashboard-count-online').textContent(), { timeout: 20_000 }).toBe(String(snaps.filter((s) => s.online).length));
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
+
+describe('a farm without miners', () => {
+  it('points to the scan IP ranges', async () => {
+    const context = await newContext(browser, server.url, { viewport: 'desktop' });
+    try {
+      const page = await context.newPage();
+      await loginUi(page, 'newfarm', 'member-pass-1');
+      await page.getByTestId('dashboard-page').waitFor();
+      await page.getByTestId('dashboard-no-miners').waitFor();
+      await page.getByTestId('dashboard-hashrate-empty').waitFor();
+      await page.getByTestId('dashboard-period-today-empty').waitFor();
+      await page.getByTestId('dashboard-temperature-empty').waitFor();
+      await page.getByTestId('dashboard-scan-ranges').click();
+      await page.waitForURL(/\/setting\/agent\/ip/);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
+
+describe('dashboard at 360 px', () => {
+  it('stacks the panels and fits the chart without sideways scrolling', async () => {
+    const context = await newContext(browser, server.url, { viewport: 'phone' });
+    try {
+      const page = await context.newPage();
+      const errors = trackPageErrors(page);
+      await loginUi(page);
+      // A phone lands on the technician's home once per page load; the dashboard is one tap away in the menu.
+      await page.getByTestId('sidebar-burger').click();
+      await page.locator('.mantine-Drawer-content').locator('[data-menu-key="dashboard"]').click();
+      await page.getByTestId('dashboard-page').waitFor();
+      await page.getByTestId('dashboard-hashrate').locator('canvas').waitFor();
+      await expect.poll(() => page.getByTestId('dashboard-period-1w-real').textContent(), { timeout: 15_000 }).toMatch(/H\/s$/);
+      const today = await page.getByTestId('dashboard-period-today').boundingBox();
+      const week = await page.getByTestId('dashboard-period-1w').boundingBox();
+      expect(week!.y).toBeGreaterThan(today!.y + today!.height - 1);
+      const canvas = await page.getByTestId('dashboard-hashrate').locator('canvas').first().boundingBox();
+      expect(canvas!.x + canvas!.width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
