@@ -21,6 +21,8 @@ import {
   SendCodeBody,
   isSensitiveBatchOp,
 } from '@shared/schemas/batch-operations';
+import { isApprovalOp } from '@shared/schemas/approvals';
+import { requestApprovalIfRequired } from '../domains/approvals/pool-approvals';
 import { findBatchLog, getBatchProgress } from '../domains/batch/batch-log';
 import { parseIpListFile, storeIpList } from '../domains/batch/ip-lists';
 import { createMailSender, createSmsProvider } from '../domains/batch/message-senders';
@@ -80,6 +82,11 @@ export async function batchOperationRoutes(fastify: FastifyInstance): Promise<vo
         },
       },
       async (req) => {
+        if (isApprovalOp(op)) {
+          const deps = { db, mail, log: req.log, locale: req.locale, origin: `${req.protocol}://${req.host}` };
+          const pending = await requestApprovalIfRequired(deps, { op, agentKey: req.farmKey!, user: req.user!, body: req.body as Record<string, unknown> });
+          if (pending) return ok(pending);
+        }
         const r = await runMinerBatch(db, { op: minerOp, agentKey: req.farmKey!, userId: req.user!.id, body: req.body as never });
         req.log.info({ op, agentKey: req.farmKey, taskId: r.taskId, accepted: r.accepted.length, refused: r.refused.length }, 'batch operation');
         if (lists) return ok<BatchListResult>({ taskId: r.taskId, success: r.accepted, failed: r.refused });

@@ -150,6 +150,8 @@ export interface RunBatchInput<Op extends MinerBatchOp> {
   agentKey: string;
   userId: string;
   body: BatchBody<Op>;
+  /** The verification code was already checked (an approved request, see domains/approvals). */
+  verified?: boolean;
 }
 
 export function targetSpecOf(body: { ips?: string[]; filter?: BatchFilter; ipListFileId?: string }): TargetSpec {
@@ -163,7 +165,7 @@ export async function runMinerBatch<Op extends MinerBatchOp>(db: DB, input: RunB
   const b = body as { ips?: string[]; filter?: BatchFilter; ipListFileId?: string; code?: string };
   const { miners, missing } = await resolveTargets(db, agentKey, userId, targetSpecOf(b));
   if (miners.length === 0 && missing.length === 0) throw new AppError('noTargets');
-  if (isSensitiveBatchOp(op)) await consumeVerificationCode(db, userId, b.code);
+  if (isSensitiveBatchOp(op) && !input.verified) await consumeVerificationCode(db, userId, b.code);
 
   const plan = planOp(op, body);
   const refused: BatchFailure[] = missing.map((ip) => ({ ip, reason: 'not-found' }));

@@ -1,0 +1,139 @@
+/** Calls of the add-farm wizard: all existing endpoints (farms, scan IP ranges, customers, pool groups, users, roles, approval setting). */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@client/lib/api-client';
+import { sessionKeys } from '@client/lib/session-api';
+import type { ApprovalSetting } from '@shared/schemas/approvals';
+import type { Option, Page } from '@shared/schemas/common';
+import type { FarmInfo, FarmSecret, NucStatus } from '@shared/schemas/farm';
+import type { ScanIpRange } from '@shared/schemas/scan-ip';
+
+export const setupKeys = {
+  all: ['farmSetup'] as const,
+  farm: (agentKey: string) => [...setupKeys.all, 'farm', agentKey] as const,
+  status: (agentKey: string) => [...setupKeys.all, 'status', agentKey] as const,
+  miners: (agentKey: string) => [...setupKeys.all, 'miners', agentKey] as const,
+  ranges: (agentKey: string) => [...setupKeys.all, 'ranges', agentKey] as const,
+  customers: (agentKey: string) => [...setupKeys.all, 'customers', agentKey] as const,
+  pools: (agentKey: string) => [...setupKeys.all, 'pools', agentKey] as const,
+  users: (agentKey: string) => [...setupKeys.all, 'users', agentKey] as const,
+  roles: ['farmSetup', 'roles'] as const,
+  approval: (agentKey: string) => [...setupKeys.all, 'approval', agentKey] as const,
+};
+
+/** The farm of the wizard; a 404 / 403 (deleted, or not a member) answers an error the page shows. */
+export function useSetupFarm(agentKey: string | null) {
+  return useQuery({
+    queryKey: setupKeys.farm(agentKey ?? ''),
+    queryFn: () => api.get<FarmInfo>('/api/agent/info', { agentKey: agentKey as string }),
+    enabled: agentKey !== null,
+    retry: false,
+  });
+}
+
+/** Agent connection, polled while the step shows it. */
+export function useAgentStatus(agentKey: string | null, poll: boolean) {
+  return useQuery({
+    queryKey: setupKeys.status(agentKey ?? ''),
+    queryFn: () => api.get<NucStatus>('/api/agent/status', { agentKey: agentKey as string }),
+    enabled: agentKey !== null,
+    refetchInterval: poll ? 5_000 : false,
+  });
+}
+
+/** Miners found so far (the total of the miner list). */
+export function useMinerTotal(agentKey: string | null, poll: boolean) {
+  return useQuery({
+    queryKey: setupKeys.miners(agentKey ?? ''),
+    queryFn: async () => (await api.get<Page<unknown>>('/api/miner/list', { agentKey: agentKey as string, page: '1', pageSize: '1' })).total,
+    enabled: agentKey !== null,
+    refetchInterval: poll ? 5_000 : false,
+  });
+}
+
+export function useScanRanges(agentKey: string | null) {
+  return useQuery({
+    queryKey: setupKeys.ranges(agentKey ?? ''),
+    queryFn: () => api.get<ScanIpRange[]>('/api/scanip/list', { agentKey: agentKey as string }),
+    enabled: agentKey !== null,
+  });
+}
+
+export function useCustomerCount(agentKey: string | null) {
+  return useQuery({
+    queryKey: setupKeys.customers(agentKey ?? ''),
+    queryFn: async () => (await api.get<Page<{ id: string; name: string }>>('/api/customer/list', { agentKey: agentKey as string, page: '1', pageSize: '1000' })).list.map((c) => c.name),
+    enabled: agentKey !== null,
+    retry: false,
+  });
+}
+
+export function usePoolGroups(agentKey: string | null) {
+  return useQuery({
+    queryKey: setupKeys.pools(agentKey ?? ''),
+    queryFn: async () => (await api.get<{ id: string; name: string }[]>('/api/poolgroup/list', { agentKey: agentKey as string })).map((g) => g.name),
+    enabled: agentKey !== null,
+    retry: false,
+  });
+}
+
+export interface ContactUser {
+  id: string;
+  user: string;
+  email: string | null;
+}
+
+export function useFarmUsers(agentKey: string | null) {
+  return useQuery({
+    queryKey: setupKeys.users(agentKey ?? ''),
+    queryFn: () => api.get<ContactUser[]>('/api/userv2/search', { agentKey: agentKey as string }),
+    enabled: agentKey !== null,
+  });
+}
+
+export function useRoleOptions() {
+  return useQuery({ queryKey: setupKeys.roles, queryFn: () => api.get<Option[]>('/api/options/role') });
+}
+
+export function useApprovalSetting(agentKey: string | null) {
+  return useQuery({
+    queryKey: setupKeys.approval(agentKey ?? ''),
+    queryFn: () => api.get<ApprovalSetting>('/api/approval/setting', { agentKey: agentKey as string }),
+    enabled: agentKey !== null,
+  });
+}
+
+export function useSaveApprovalSetting() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { agentKey: string; approverId: string | null; roleIds: string[] }) =>
+      api.post<ApprovalSetting>('/api/approval/setting', { agentKey: input.agentKey, approverId: input.approverId ?? '', roleIds: input.roleIds.join(',') }),
+    onSuccess: (_r, input) => qc.invalidateQueries({ queryKey: setupKeys.approval(input.agentKey) }),
+  });
+}
+
+export interface NewFarmInput {
+  agentName: string;
+  agentKey: string;
+  noticeEmails: string;
+  agentAddr: string;
+}
+
+export function useCreateSetupFarm() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewFarmInput) => api.post<FarmSecret>('/api/agent/createv2', { ...input, selfManaged: 'false' }),
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: sessionKeys.farms }), qc.invalidateQueries({ queryKey: ['farms'] })]),
+  });
+}
+
+export function useRotateSetupSecret() {
+  return useMutation({ mutationFn: (agentKey: string) => api.post<FarmSecret>('/api/agent/rotateSecret', { agentKey }) });
+}
+
+export function useSaveSetupRange() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { agentKey: string; ipBegin: string; ipEnd: string; remark: string }) => api.post<ScanIpRange>('/api/scanip/save', { ...input, amount: '0' }),
+    onSuccess: (_r, input) => Promise.all([qc.invalidateQueries({ queryKey: setupKeys.ranges(input.agentKey) }), qc.invalidateQueries({ queryKey: ['scanIp'] })]),
+  });
+}
