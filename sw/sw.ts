@@ -5,6 +5,9 @@
  * - SPA navigations fall back to the precached index.html, except /api (API, Swagger UI).
  * - The shell's start-up reads are NetworkFirst so the console opens offline with the last user and farm.
  * - A new version waits until the page posts SKIP_WAITING (the user pressed "reload"); never automatically.
+ * - Background Sync (where the browser has SyncManager): the page registers the tag `hf-outbox` when it queues
+ *   an offline write; on `sync` this worker asks its open pages to replay their outbox (the outbox lives in the
+ *   page, lib/offline/outbox.ts). Without SyncManager nothing changes: the pages replay on their own triggers.
  */
 import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
@@ -53,3 +56,20 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
   else if (data?.type === 'GET_VERSION') event.ports[0]?.postMessage(VERSION);
 });
+
+/** Same strings as OUTBOX_SYNC_TAG / OUTBOX_REPLAY_MESSAGE in src/client/lib/offline/outbox.ts. */
+const OUTBOX_SYNC_TAG = 'hf-outbox';
+const OUTBOX_REPLAY_MESSAGE = 'HF_OUTBOX_REPLAY';
+
+interface OutboxSyncEvent extends ExtendableEvent {
+  readonly tag: string;
+}
+
+async function askPagesToReplay(): Promise<void> {
+  const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const page of pages) page.postMessage({ type: OUTBOX_REPLAY_MESSAGE });
+}
+
+self.addEventListener('sync' as keyof ServiceWorkerGlobalScopeEventMap, ((event: OutboxSyncEvent) => {
+  if (event.tag === OUTBOX_SYNC_TAG) event.waitUntil(askPagesToReplay());
+}) as EventListener);

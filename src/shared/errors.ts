@@ -40,6 +40,13 @@ export const ERROR = {
   noTargets: { code: 1030, status: 400, key: 'noTargets' },
   ipListExpired: { code: 1031, status: 400, key: 'ipListExpired' },
   ipListEmpty: { code: 1032, status: 400, key: 'ipListEmpty' },
+  // Batch pool-setting approval: spec 2 §8 "approval calls with code '-1': msg shown as an error".
+  approvalNotFound: { code: -1, status: 404, key: 'approvalNotFound' },
+  approvalForbidden: { code: -1, status: 403, key: 'approvalForbidden' },
+  approvalDone: { code: -1, status: 409, key: 'approvalDone' },
+  approvalQueueFailed: { code: -1, status: 409, key: 'approvalQueueFailed' },
+  approverNoEmail: { code: 1060, status: 400, key: 'approverNoEmail' },
+  approvalMailFailed: { code: 1061, status: 502, key: 'approvalMailFailed' },
 } as const;
 
 export type ErrorName = keyof typeof ERROR;

@@ -7,6 +7,8 @@ export const LIMITS = {
   passwordMin: 8,
   passwordMax: 128,
   snLength: 17,
+  /** A technician's note or fault note on a miner (miner notes). */
+  minerNoteMax: 500,
   mobileMin: 7,
   mobileMax: 11,
   defaultAreaCode: '86',

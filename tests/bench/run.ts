@@ -33,12 +33,36 @@
  *     batch (on PGlite that includes the database); "PostgreSQL CPU" the backends' CPU time per steady
  *     batch. RSS after / peak is the Node server process (VmRSS / VmHWM); PostgreSQL's memory is not in it.
  *
+ * (e) dashboard — the dashboard's calls (summary, chart hour / 30 days / 1 year) and, for comparison, indexStat,
+ *     stat (8-hour qualified) and farmSeries, on a farm of 20,000 miners with 30 days of per-minute farm rows, a
+ *     year of the hourly roll-up and 8 hours of hourly miner rows, seeded in bulk SQL on PGlite and PostgreSQL;
+ *     p50 / p95 / max of 30 sequential requests each and the page (summary + chart in parallel). Target ≤ 200 ms.
+ *
  * (d) agent — only when named (`npm run bench:agent`, ≈ 3–5 minutes): the farm agent's real poller and
  *     scanner in their own process (tests/bench/agent-cycle-child.ts, the agent's heap flags) against the
  *     simulator in another: a 20,000-miner poll cycle (first and steady) vs a bare summary client at the
  *     same concurrency, scan + identify of a /22 (1,000 miners) and a /16 (20,000), then the
  *     snapshot-ingest figures for the same batch size (HF_BENCH_AGENT_INGEST=0 skips them). Details in
  *     tests/bench/agent.bench.ts.
+ *
+ * (e) offline-sync — in Chromium against a server serving the built console (E2E_DIST or dist; skipped when
+ *     none) with 20,000 miners: the console's own full miners sync into IndexedDB after login (measure
+ *     'hf-sync-miners', 3 cold runs; target ≤ 3 s) and findMinerBySn from the cache (median of 50 'hf-sn-lookup'
+ *     measures; target ≤ 20 ms). Details in tests/bench/offline-sync.bench.ts.
+ *
+ * (f) first-load — the technician's first load (issue 5 budget ≤ 170 KB): HTML + the JavaScript a cold
+ *     Chromium fetches to show /field on a 360 px phone, logged in, each file gzipped (level 6) from the
+ *     build output; printed per file. Details in tests/bench/first-load.bench.ts.
+ *
+ * (g) miner-list — only when named (`npm run bench -- miner-list`, ≈ 5 minutes, most of it seeding PGlite):
+ *     GET /api/miner/list on 100,000 miners seeded by SQL (issue 4 target p95 ≤ 50 ms): IP order page 1 and 200,
+ *     status + hashrate sort, fault filter, model + temperature sort, keyword by IP prefix and SN; 20 concurrent
+ *     clients, PGlite and PostgreSQL (HF_BENCH_LIST_DB=pglite|postgres for one). Details in miner-list.bench.ts.
+ *
+ * (h) outbox-replay — in Chromium against a server serving the built console (E2E_DIST or dist; skipped when
+ *     none): 1,000 note entries in the console's IndexedDB outbox replayed by its own replayer after `online`
+ *     (time, entries/s), the same entries forced through again, and the server's count (duplicates must be 0).
+ *     Details in tests/bench/outbox-replay.bench.ts.
  */
 import { availableParallelism } from 'node:os';
 import { cleanupAll, cleanupAllSync, machineContext } from './bench-support';
@@ -48,7 +72,12 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<vo
   { name: 'server-start', load: () => import('./server-start.bench') },
   { name: 'menu-latency', load: () => import('./menu-latency.bench') },
   { name: 'snapshot-ingest', load: () => import('./snapshot-ingest.bench') },
+  { name: 'first-load', load: () => import('./first-load.bench') },
+  { name: 'dashboard', load: () => import('./dashboard.bench') },
+  { name: 'offline-sync', load: () => import('./offline-sync.bench') },
+  { name: 'outbox-replay', load: () => import('./outbox-replay.bench') },
   { name: 'agent', load: () => import('./agent.bench'), onlyWhenNamed: true },
+  { name: 'miner-list', load: () => import('./miner-list.bench'), onlyWhenNamed: true },
 ];
 
 process.on('exit', cleanupAllSync);

@@ -59,7 +59,9 @@ describe('PWA', () => {
       const ctx = await newContext(browser, server.url, { viewport, serviceWorkers: 'allow' });
       const page = await ctx.newPage();
       await loginUi(page);
-      await page.getByTestId('dashboard-farm-name').getByText('North Hall').waitFor();
+      // A phone lands on the technician's home (/field), a desktop on the dashboard.
+      if (viewport === 'phone') await page.getByTestId('field-home').waitFor();
+      else await page.getByTestId('dashboard-farm-name').getByText('North Hall').waitFor();
       const scriptURL = await page.evaluate(async () => {
         const reg = await Promise.race([navigator.serviceWorker.ready, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
         return reg?.active?.scriptURL ?? null;
@@ -72,8 +74,14 @@ describe('PWA', () => {
       await ctx.setOffline(true);
       await page.reload();
       await page.getByTestId('app-shell').waitFor({ timeout: 15_000 });
-      await page.getByTestId('offline-badge').waitFor();
-      await page.getByTestId('dashboard-farm-name').getByText('North Hall').waitFor();
+      if (viewport === 'phone') {
+        await page.locator('[data-testid="outbox-indicator"][data-online="false"]').waitFor();
+        await page.getByTestId('field-home').waitFor();
+        expect(await page.getByTestId('farm-select').inputValue()).toBe('North Hall');
+      } else {
+        await page.getByTestId('offline-badge').waitFor();
+        await page.getByTestId('dashboard-farm-name').getByText('North Hall').waitFor();
+      }
       expect(await page.getByTestId('login-page').count()).toBe(0);
       // A new tab started offline opens on the last farm too.
       const second = await ctx.newPage();

@@ -6,12 +6,13 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
-import type { ReactNode } from 'react';
-import { configureApiClient } from '@client/lib/api-client';
+import { type ReactNode, useEffect } from 'react';
+import { ApiError, configureApiClient } from '@client/lib/api-client';
 import { getAgentKey } from '@client/lib/agent-key';
 import { currentLocale } from '@client/lib/i18n';
 import { QUERY_CACHE_MAX_AGE_MS, createQueryClient, createQueryPersister } from '@client/lib/query-client';
 import { sessionKeys } from '@client/lib/session-api';
+import { startOfflineWrites } from '@client/features/offline/start-offline-writes';
 import { theme } from './theme';
 
 export const queryClient = createQueryClient();
@@ -38,6 +39,8 @@ export function wireApiClient(navigate: (to: string) => void): void {
 }
 
 export function AppProviders({ children }: { children: ReactNode }) {
+  // The offline outbox replays on start, reconnect, visibility, its timer and the SW sync message.
+  useEffect(() => startOfflineWrites(queryClient), []);
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <PersistQueryClientProvider
@@ -46,7 +49,14 @@ export function AppProviders({ children }: { children: ReactNode }) {
           persister,
           maxAge: QUERY_CACHE_MAX_AGE_MS,
           buster: CACHE_BUSTER,
-          dehydrateOptions: { shouldDehydrateQuery: (q) => q.state.status === 'success' && q.meta?.persist !== false },
+          // Keep an answer whose later refetch failed (offline start): dropping it would lose the saved session
+          // and farm on the next offline start. A 401 is not kept (the session layer logs out).
+          dehydrateOptions: {
+            shouldDehydrateQuery: (q) =>
+              q.meta?.persist !== false &&
+              q.state.data !== undefined &&
+              (q.state.status === 'success' || !(q.state.error instanceof ApiError && q.state.error.status === 401)),
+          },
         }}
         // Restored answers are shown at once but are never taken as fresh: the last write before a reload may
         // not have reached storage (throttled), so everything restored is refetched (kept as is when offline).

@@ -22,7 +22,19 @@ export const ROUTE_COMPONENTS: Readonly<Record<string, Page>> = {
   minerList: lazy(() => import('@client/features/miners/routes/miner-list-page').then((m) => ({ default: m.MinerListPage }))),
   minerDetail: lazy(() => import('@client/features/miners/routes/miner-detail-page').then((m) => ({ default: m.MinerDetailPage }))),
   modelStatistics: lazy(() => import('@client/features/miners/routes/model-stats-page').then((m) => ({ default: m.ModelStatsPage }))),
+  subAreas: lazy(() => import('@client/features/sub-areas/routes/sub-areas-page').then((m) => ({ default: m.SubAreasPage }))),
+  subIp: lazy(() => import('@client/features/sub-areas/routes/sub-ip-page').then((m) => ({ default: m.SubIpPage }))),
+  newMining: lazy(() => import('@client/features/farm-setup/routes/new-mining-page').then((m) => ({ default: m.NewMiningPage }))),
   hashrateOverview: lazy(() => import('@client/features/miners/routes/hashrate-overview-page').then((m) => ({ default: m.HashrateOverviewPage }))),
+  offShelfRecords: lazy(() => import('@client/features/miners/routes/off-shelf-page').then((m) => ({ default: m.OffShelfPage }))),
+  minerProbes: lazy(() => import('@client/features/miners/routes/miner-probes-page').then((m) => ({ default: m.MinerProbesPage }))),
+  fieldHome: lazy(() => import('@client/features/field/routes/field-home-page').then((m) => ({ default: m.FieldHomePage }))),
+  fieldMiner: lazy(() => import('@client/features/field/routes/field-miner-page').then((m) => ({ default: m.FieldMinerPage }))),
+};
+
+/** Pages that also answer `<path>/:<param>` (the catalogue's paths have no parameters): /field/miner/:minerId. */
+export const ROUTE_PARAMS: Readonly<Record<string, string>> = {
+  fieldMiner: 'minerId',
 };
 
 export function hasRouteComponent(key: string): boolean {

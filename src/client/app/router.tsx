@@ -3,23 +3,41 @@
  * without layout; the pre-login screens; useLayout:false pages behind login without layout; everything else
  * inside the main layout. Unknown paths go to / when a farm is selected, else to /agents.
  */
+import { type ComponentType, Suspense, lazy } from 'react';
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { MENU_CATALOGUE } from '@shared/menu-catalogue';
 import { useAgentKey } from '@client/lib/agent-key';
 import { useFarmOptions } from '@client/lib/session-api';
-import { PageLoading } from '@client/components/page-loading';
-import { LoginErrorPage } from '@client/features/auth/routes/login-error-page';
-import { LoginPage } from '@client/features/auth/routes/login-page';
-import { SetupPage } from '@client/features/auth/routes/setup-page';
-import { UserCenterPage } from '@client/features/auth/routes/user-center-page';
+import { FullScreenLoader, PageLoading } from '@client/components/page-loading';
 import { ForbiddenPage } from '@client/features/errors/routes/forbidden-page';
 import { NotFoundPage } from '@client/features/errors/routes/not-found-page';
 import { ServerErrorPage } from '@client/features/errors/routes/server-error-page';
-import { EmailPage } from '@client/features/notifications/routes/email-page';
 import { AppLayout, BareLayout } from './layout/app-layout';
 import { MenuRoute, PageErrorRedirect } from './menu-route';
-import { hasRouteComponent } from './route-components';
+import { ROUTE_PARAMS, hasRouteComponent } from './route-components';
 import { Telemetry } from './telemetry';
+
+/**
+ * Screens outside the catalogue load on demand like the catalogue's pages, so the first chunk holds only what
+ * every screen needs (the technician's phone start fits its budget): login, set-up, user center, e-mail link…
+ */
+function lazyPage(load: () => Promise<ComponentType>, fallback: 'page' | 'full' = 'full') {
+  const Page = lazy(async () => ({ default: await load() }));
+  return function LazyPage() {
+    return (
+      <Suspense fallback={fallback === 'full' ? <FullScreenLoader /> : <PageLoading />}>
+        <Page />
+      </Suspense>
+    );
+  };
+}
+
+const LoginErrorPage = lazyPage(() => import('@client/features/auth/routes/login-error-page').then((m) => m.LoginErrorPage));
+const LoginPage = lazyPage(() => import('@client/features/auth/routes/login-page').then((m) => m.LoginPage));
+const SetupPage = lazyPage(() => import('@client/features/auth/routes/setup-page').then((m) => m.SetupPage));
+const UserCenterPage = lazyPage(() => import('@client/features/auth/routes/user-center-page').then((m) => m.UserCenterPage), 'page');
+const EmailPage = lazyPage(() => import('@client/features/notifications/routes/email-page').then((m) => m.EmailPage));
+const PoolApprovalPage = lazyPage(() => import('@client/features/approvals/routes/pool-approval-page').then((m) => m.PoolApprovalPage), 'page');
 
 function Root() {
   return (
@@ -42,9 +60,10 @@ export function UnknownRoute() {
 
 export function catalogueRoutes(useLayout: boolean): RouteObject[] {
   return MENU_CATALOGUE.filter((m) => hasRouteComponent(m.key) && (m.useLayout !== false) === useLayout).flatMap((entry) =>
-    (entry.tabs ? [entry.path, `${entry.path}/:tab`] : [entry.path]).map((path) => ({
+    (entry.tabs ? [entry.path, `${entry.path}/:tab`] : ROUTE_PARAMS[entry.key] ? [entry.path, `${entry.path}/:${ROUTE_PARAMS[entry.key]}`] : [entry.path]).map((path) => ({
       path,
-      element: <MenuRoute entry={entry} />,
+      // Keyed: another catalogue page is a new MenuRoute (no state carried over between pages).
+      element: <MenuRoute key={entry.key} entry={entry} />,
       errorElement: <PageErrorRedirect />,
     })),
   );
@@ -67,6 +86,7 @@ export function buildRoutes(): RouteObject[] {
           children: [
             ...catalogueRoutes(true),
             { path: '/user/center', element: <UserCenterPage />, errorElement: <PageErrorRedirect /> },
+            { path: '/poolApproval', element: <PoolApprovalPage />, errorElement: <PageErrorRedirect /> },
             { path: '/403', element: <ForbiddenPage /> },
             { path: '/404', element: <NotFoundPage /> },
             { path: '*', element: <UnknownRoute /> },

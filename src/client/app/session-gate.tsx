@@ -8,7 +8,8 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { CurrentUser } from '@shared/schemas/auth';
 import { ApiError } from '@client/lib/api-client';
-import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey } from '@client/lib/agent-key';
+import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
+import { requestPersistence } from '@client/lib/offline/storage';
 import { setPreferenceOwner } from '@client/lib/preferences';
 import { sessionKeys, useCurrentUser, useFarmOptions, usePublicConfig } from '@client/lib/session-api';
 import { FullScreenLoader } from '@client/components/page-loading';
@@ -27,6 +28,31 @@ export function useFarmAutoSelect(enabled: boolean): void {
     const next = pickAgentKey(list, getAgentKey(), getLastAgentKey());
     if (next !== getAgentKey()) setAgentKey(next);
   }, [list]);
+}
+
+/**
+ * Logged in: ask once for persistent storage, and keep the selected farm's offline caches synced
+ * (lib/offline/sync.ts, loaded lazily so Dexie stays out of the first chunk; stopped on logout or farm switch).
+ */
+export function useOfflineSync(loggedIn: boolean): void {
+  const agentKey = useAgentKey();
+  useEffect(() => {
+    if (loggedIn) void requestPersistence();
+  }, [loggedIn]);
+  useEffect(() => {
+    if (!loggedIn || !agentKey) return;
+    let stop: (() => void) | null = null;
+    let cancelled = false;
+    import('@client/lib/offline/sync')
+      .then((m) => {
+        if (!cancelled) stop = m.startSyncLoop(agentKey);
+      })
+      .catch(() => undefined); // chunk not reachable (offline, no cache): the next login or farm switch tries again
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [loggedIn, agentKey]);
 }
 
 export interface SessionGateProps {
@@ -49,6 +75,7 @@ export function SessionGate({ children }: SessionGateProps) {
     setPreferenceOwner(ownerId !== undefined && ownerName !== undefined ? { id: ownerId, user: ownerName } : null);
   }, [ownerId, ownerName]);
   useFarmAutoSelect(Boolean(user.data) && !unauthorized);
+  useOfflineSync(Boolean(user.data) && !unauthorized);
 
   if (config.data?.setupNeeded) return <Navigate to="/setup" replace />;
   if (unauthorized) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;

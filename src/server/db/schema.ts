@@ -130,6 +130,11 @@ export interface MinersTable {
   first_seen_at: TimestampDefault;
   updated_at: TimestampDefault;
   version: ColumnType<string, never, never>;
+  /** Generated from the snapshot (migration 202611230105_add_sync_feed_support) for the sync feed: read only. */
+  sync_temp_chip_max: ColumnType<number | null, never, never>;
+  sync_temp_pcb_max: ColumnType<number | null, never, never>;
+  sync_fan_min: ColumnType<number | null, never, never>;
+  sync_fan_max: ColumnType<number | null, never, never>;
 }
 
 export interface SnapshotBatchesTable {
@@ -213,6 +218,13 @@ export interface SyncTombstonesTable {
   deleted_at: TimestampDefault;
 }
 
+/** Per (collection, farm): the highest tombstone version pruned so far (migration 202611230105_add_sync_feed_support); older cursors resync. */
+export interface SyncPruneMarksTable {
+  collection: string;
+  agent_key: string;
+  pruned_through: ColumnType<string, string | number | bigint, string | number | bigint>;
+}
+
 export interface VerificationCodesTable {
   id: Generated<string>;
   user_id: string;
@@ -267,6 +279,7 @@ export interface Database {
   scan_ip_ranges: ScanIpRangesTable;
   miner_marks: MinerMarksTable;
   sync_tombstones: SyncTombstonesTable;
+  sync_prune_marks: SyncPruneMarksTable;
   verification_codes: VerificationCodesTable;
   message_outbox: MessageOutboxTable;
   ip_lists: IpListsTable;

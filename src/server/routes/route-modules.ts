@@ -1,14 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accessRoutes } from './access';
 import { agentUplinkRoutes } from './agent-uplink';
+import { approvalRoutes } from './approvals';
 import { authRoutes } from './auth';
 import { batchOperationRoutes } from './batch-operations';
 import { customerRoutes } from './customers';
 import { farmRoutes } from './farms';
+import { minerNoteRoutes } from './miner-notes';
+import { minerRecordRoutes } from './miner-records';
 import { minerRoutes } from './miners';
 import { notificationRoutes } from './notifications';
 import { poolRoutes } from './pools';
 import { scanIpRoutes } from './scan-ip';
+import { subAreaRoutes } from './sub-areas';
+import { syncRoutes } from './sync';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes];

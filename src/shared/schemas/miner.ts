@@ -87,9 +87,11 @@ export const MinerFilterQuery = z.object({
   network: optional(z.enum(MINER_NETWORKS)),
   /** IP prefix ("10.0.3.") or part of the serial number. */
   keyword: text(100),
-  /** Accepted for the customer, sub-area and shelf issues; they narrow nothing until miners carry those fields. */
+  /** Customer (id from /api/options/customer, or a name) as recorded on the miner (batchCustomer / a phone). */
   customer: text(100),
+  /** Sub-area id (/api/options/area): the area and its descendants, through their IP segments. */
   subArea: text(100),
+  /** Accepted for the shelves issue; narrows nothing until miners are placed on shelves. */
   shelf: text(100),
 });
 export type MinerFilterQuery = z.infer<typeof MinerFilterQuery>;

@@ -5,17 +5,19 @@
  * (a decimal string); no cursor = everything. Rows are the compact projections the offline screens need.
  */
 import { z } from 'zod';
+import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '../sync-collections';
 
-export const SYNC_COLLECTIONS = ['miners', 'customers'] as const;
-export type SyncCollection = (typeof SYNC_COLLECTIONS)[number];
-
-export const SYNC_PAGE_MAX = 5000;
-export const SYNC_PAGE_DEFAULT = 2000;
+/** Largest row version (PostgreSQL bigint). */
+const MAX_VERSION = 9223372036854775807n;
 
 export const SyncQuery = z.object({
-  agentKey: z.string().min(1),
-  since: z.string().regex(/^\d{1,19}$/).optional(),
-  limit: z.coerce.number().int().min(1).max(SYNC_PAGE_MAX).default(SYNC_PAGE_DEFAULT),
+  agentKey: z.string().min(1, 'validation.agentKeyRequired').max(64),
+  since: z
+    .string()
+    .regex(/^\d{1,19}$/, 'validation.syncCursor')
+    .refine((v) => !/^\d{1,19}$/.test(v) || BigInt(v) <= MAX_VERSION, 'validation.syncCursor')
+    .optional(),
+  limit: z.coerce.number({ message: 'validation.syncLimit' }).int('validation.syncLimit').min(1, 'validation.syncLimit').max(SYNC_PAGE_MAX, 'validation.syncLimit').default(SYNC_PAGE_DEFAULT),
 });
 export type SyncQuery = z.infer<typeof SyncQuery>;
 
@@ -27,6 +29,11 @@ export interface SyncPage<Row> {
   cursor: string;
   /** More rows wait: ask again at once with the new cursor. */
   more: boolean;
+  /**
+   * Only when true: the cursor sent is older than tombstones the server has pruned (kept 30 days), so this page
+   * starts again from the beginning; the client drops its rows of the collection for this farm before writing it.
+   */
+  reset?: boolean;
 }
 
 /** A miner as the technician's phone keeps it (the card, search and scan work from this offline). */

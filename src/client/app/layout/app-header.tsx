@@ -16,6 +16,7 @@ import { NucIndicator } from '@client/features/shell/components/nuc-indicator';
 import { RegionSelect } from '@client/features/shell/components/region-select';
 import { UserMenu } from '@client/features/shell/components/user-menu';
 import { NotificationBell } from '@client/features/notifications/components/notification-bell';
+import { OfflineIndicator } from '@client/features/offline/components/offline-indicator';
 
 export interface AppHeaderProps {
   user: CurrentUser;
@@ -50,7 +51,8 @@ export function AppHeader({ user, phone, wide, drawerOpened, onBurger, onNewFarm
         <Box style={{ flex: 1, minWidth: 0 }}>
           <FarmSelect width="100%" />
         </Box>
-        <OfflineBadge />
+        {/* The offline indicator's icon says "offline" here: no room for the word badge at 360 px. */}
+        <OfflineIndicator />
         <NucIndicator compact />
         <NotificationBell />
         <UserMenu user={user} compact onNewFarm={canCreateFarm ? onNewFarm : undefined} promoUrl={promoUrl} />
@@ -80,6 +82,7 @@ export function AppHeader({ user, phone, wide, drawerOpened, onBurger, onNewFarm
       </Group>
       <Group gap={wide ? 'sm' : 6} wrap="nowrap">
         <OfflineBadge />
+        <OfflineIndicator />
         <NucIndicator />
         {promoUrl &&
           (wide ? (

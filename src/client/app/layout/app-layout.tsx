@@ -16,13 +16,15 @@ import { ShellActionsContext } from '@client/lib/shell-actions';
 import { BrandMark } from '@client/components/brand-mark';
 import { LanguageSwitcher } from '@client/components/language-switcher';
 import { PageLoading } from '@client/components/page-loading';
-import { AppSidebar, SIDEBAR_FOLDED_WIDTH, SIDEBAR_WIDTH, SidebarNav } from '@client/features/shell/components/app-sidebar';
 import { RegionSelect } from '@client/features/shell/components/region-select';
-import { entryForPath, sidebarSections, staysOnFarmSwitch } from '@client/features/shell/sidebar-model';
+import { SIDEBAR_FOLDED_WIDTH, SIDEBAR_WIDTH, entryForPath, sidebarSections, staysOnFarmSwitch } from '@client/features/shell/sidebar-model';
 import { hasRouteComponent } from '../route-components';
 import { SessionGate } from '../session-gate';
 import { AppHeader } from './app-header';
 
+// The sidebar (and its icon set) loads on demand: a desktop renders it at once, a phone only when the drawer opens.
+const AppSidebar = lazy(() => import('@client/features/shell/components/app-sidebar').then((m) => ({ default: m.AppSidebar })));
+const SidebarNav = lazy(() => import('@client/features/shell/components/app-sidebar').then((m) => ({ default: m.SidebarNav })));
 const FarmFormDialog = lazy(() => import('@client/features/farms/components/farm-form-dialog').then((m) => ({ default: m.FarmFormDialog })));
 
 export const HEADER_HEIGHT = 56;
@@ -98,7 +100,9 @@ function Shell({ user }: { user: CurrentUser }) {
         </AppShell.Header>
         {!phone && (
           <AppShell.Navbar data-testid="sidebar" style={{ display: 'flex', flexDirection: 'column' }}>
-            <AppSidebar sections={sections} folded={folded} onToggle={toggleFold} />
+            <Suspense fallback={null}>
+              <AppSidebar sections={sections} folded={folded} onToggle={toggleFold} />
+            </Suspense>
           </AppShell.Navbar>
         )}
         <AppShell.Main>
@@ -122,7 +126,9 @@ function Shell({ user }: { user: CurrentUser }) {
               <RegionSelect />
               <LanguageSwitcher />
             </Group>
-            <SidebarNav sections={sections} folded={false} onNavigate={drawer.close} />
+            <Suspense fallback={<PageLoading />}>
+              <SidebarNav sections={sections} folded={false} onNavigate={drawer.close} />
+            </Suspense>
           </Stack>
         </Drawer>
       )}

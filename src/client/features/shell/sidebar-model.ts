@@ -4,6 +4,11 @@
  */
 import { MENU_CATALOGUE, type MenuNode } from '@shared/menu-catalogue';
 
+/** Sidebar widths (px), expanded and folded (spec 1 §2.3). Here, not in the component, so the layout can size the
+ * navbar without loading the sidebar (lazy: phones never render it). */
+export const SIDEBAR_WIDTH = 230;
+export const SIDEBAR_FOLDED_WIDTH = 80;
+
 export interface SidebarFilter {
   selfMiners: boolean;
   hasComponent: (key: string) => boolean;

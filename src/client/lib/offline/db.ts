@@ -20,6 +20,8 @@ export interface SyncStateRecord {
   syncedAt: number | null;
   /** Last failure of a sync attempt (message), cleared on success. */
   error: string | null;
+  /** The server refused this collection to the user (403: the role lacks its permission); not an error, not retried each minute. */
+  forbidden?: boolean;
 }
 
 export type OutboxState = 'pending' | 'sending' | 'failed' | 'dead';

@@ -13,6 +13,7 @@ import type {
 } from '@shared/schemas/batch-operations';
 import type { Page } from '@shared/schemas/common';
 import { type BatchTarget, progressFinished } from '../lib/batch-target';
+import type { ApprovalPendingResult } from '@shared/schemas/approvals';
 
 export const PROGRESS_POLL_MS = 2000;
 
@@ -22,7 +23,8 @@ export const batchKeys = {
   log: (agentKey: string, page: number) => [...batchKeys.all, 'log', agentKey, page] as const,
 };
 
-export type BatchAnswer = BatchQueuedResult | BatchListResult;
+/** Queued for the agent, answered per miner (record-only list ops), or sent to the farm's approver first. */
+export type BatchAnswer = BatchQueuedResult | BatchListResult | ApprovalPendingResult;
 
 export function runBatchOp(op: BatchOp, agentKey: string, target: BatchTarget | null, params: Record<string, string | number | boolean>, idempotencyKey: string): Promise<BatchAnswer> {
   return api.post<BatchAnswer>(`/api/minerv2/${op}`, { agentKey, ...(target ?? {}), ...params }, { idempotencyKey });

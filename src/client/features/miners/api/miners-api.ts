@@ -32,7 +32,7 @@ export const minerKeys = {
   all: ['miners'] as const,
   list: (agentKey: string, p: MinerListParams) => [...minerKeys.all, 'list', agentKey, p] as const,
   stat: (agentKey: string, filter: MinerFilter) => [...minerKeys.all, 'stat', agentKey, filter] as const,
-  option: (agentKey: string, name: MinerOptionName) => [...minerKeys.all, 'option', agentKey, name] as const,
+  option: (agentKey: string, name: MinerOptionName | 'customer' | 'area') => [...minerKeys.all, 'option', agentKey, name] as const,
   detail: (agentKey: string, ip: string) => [...minerKeys.all, 'detail', agentKey, ip] as const,
   history: (agentKey: string, ip: string, range: MinerHistoryRange) => [...minerKeys.all, 'history', agentKey, ip, range] as const,
   modelStats: (agentKey: string) => [...minerKeys.all, 'modelstat', agentKey] as const,
@@ -81,7 +81,8 @@ export function useMinerStat(agentKey: string | null, filter: MinerFilter) {
   });
 }
 
-export function useMinerOptions(agentKey: string | null, name: MinerOptionName) {
+/** A dropdown of the list's filters: the miner options, plus `customer` and `area` (served by their own routes). */
+export function useMinerOptions(agentKey: string | null, name: MinerOptionName | 'customer' | 'area') {
   return useQuery({
     queryKey: minerKeys.option(agentKey ?? '', name),
     queryFn: ({ signal }) => api.get<Option[]>(`/api/options/${name}`, { agentKey: agentKey as string }, { signal }),

@@ -35,6 +35,8 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
   const [busy, setBusy] = useState(false);
   const [taskId, setTaskId] = useState<string | null>(null);
   const [summary, setSummary] = useState<string | null>(null);
+  /** The request went to the farm's approver (spec 2 pool-setting approval): nothing runs until agreed. */
+  const [approval, setApproval] = useState<string | null>(null);
   const sensitive = opNeedsCode(op);
   const recordsOnly = (RECORD_ONLY_OPS as readonly string[]).includes(op);
 
@@ -46,6 +48,11 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
       if (!target) throw new Error(t('batch.noSelection'));
       const body = { ...paramsBody(op, values), ...(sensitive ? { code } : {}) };
       const r = await runBatchOp(op, agentKey, target, body, crypto.randomUUID());
+      if ('pending' in r) {
+        setApproval(t('batch.dialog.sentForApproval', { approver: r.approver, count: r.ipLen }));
+        notifySuccess(t('batch.dialog.sentForApprovalShort'));
+        return;
+      }
       if ('success' in r) setSummary(`${t('batch.progress.listSuccess', { count: r.success.length })} · ${t('batch.progress.refused', { count: r.failed.length })}`);
       else setSummary(`${t('batch.progress.queued', { count: r.queued })} · ${t('batch.progress.refused', { count: r.refused.length })}`);
       setTaskId(r.taskId);
@@ -63,7 +70,18 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
   const tooMany = overLimit(count);
   return (
     <Modal opened onClose={onClose} title={t(`batch.ops.${op}`)} size={op === 'batchSetPool' ? 'xl' : 'md'} data-testid="batch-dialog">
-      {taskId ? (
+      {approval ? (
+        <Stack gap="sm">
+          <Alert color="blue" data-testid="batch-approval-sent">
+            {approval}
+          </Alert>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} data-testid="batch-dialog-close">
+              {t('batch.dialog.close')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : taskId ? (
         <Stack gap="sm">
           {summary && (
             <Text size="sm" data-testid="batch-summary">

@@ -12,9 +12,11 @@ import { useMinerOptions } from '../api/miners-api';
 import { activeFilterCount } from '../lib/miner-filter';
 import { usePhone } from '../lib/use-phone';
 
-type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network';
+type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea';
+/** The miner options plus the customer and sub-area dropdowns served by the hosting and sub-area routes. */
+type FilterOption = MinerOptionName | 'customer' | 'area';
 
-const SELECTS: { key: SelectKey; option: MinerOptionName }[] = [
+const SELECTS: { key: SelectKey; option: FilterOption }[] = [
   { key: 'status', option: 'status' },
   { key: 'faultType', option: 'faultType' },
   { key: 'model', option: 'model' },
@@ -22,9 +24,11 @@ const SELECTS: { key: SelectKey; option: MinerOptionName }[] = [
   { key: 'pool', option: 'poolUrl' },
   { key: 'workMode', option: 'workMode' },
   { key: 'network', option: 'network' },
+  { key: 'customer', option: 'customer' },
+  { key: 'subArea', option: 'area' },
 ];
 
-function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: string; name: SelectKey; option: MinerOptionName; value: string | undefined; onChange: (v: string | undefined) => void }) {
+function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: string; name: SelectKey; option: FilterOption; value: string | undefined; onChange: (v: string | undefined) => void }) {
   const { t } = useTranslation('miners');
   const options = useMinerOptions(agentKey, option);
   const data = (options.data ?? []).map((o) => ({ value: o.value, label: o.text }));

@@ -6,14 +6,16 @@
 import { ActionIcon, Box, Button, Center, Group, Indicator, Loader, Popover, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Notification } from '@shared/schemas/notification';
 import { formatDate, isRecentDate } from '@shared/format/date';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { unreadBadge } from '@client/lib/unread-badge';
 import { useMarkAllRead, useMarkRead, useNotificationPages, useUnreadCount, useUnreadLast } from '../api/notifications-api';
-import { NoticeDialog } from './notice-dialog';
+
+// The notice reader loads when a notice is first opened (not part of the first load).
+const NoticeDialog = lazy(() => import('./notice-dialog').then((m) => ({ default: m.NoticeDialog })));
 
 export const PANEL_SIZE = 300;
 const POPPED_KEY = 'hf.lastPoppedNotice';
@@ -196,7 +198,11 @@ export function NotificationBell() {
           </Stack>
         </Popover.Dropdown>
       </Popover>
-      <NoticeDialog notice={open} onClose={() => setOpen(null)} />
+      {open && (
+        <Suspense fallback={null}>
+          <NoticeDialog notice={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -10,8 +10,7 @@ import type { MenuNode } from '@shared/menu-catalogue';
 import { MenuIcon } from '@client/components/menu-icon';
 import { activeSidebarPath } from '../sidebar-model';
 
-export const SIDEBAR_WIDTH = 230;
-export const SIDEBAR_FOLDED_WIDTH = 80;
+export { SIDEBAR_FOLDED_WIDTH, SIDEBAR_WIDTH } from '../sidebar-model';
 
 export interface SidebarNavProps {
   sections: MenuNode[];

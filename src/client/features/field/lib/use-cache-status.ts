@@ -1,0 +1,22 @@
+/** How fresh this device's copy of the farm's miners is: last complete sync, last error, rows held. Live (Dexie). */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { offlineDb } from '@client/lib/offline/db';
+
+export interface CacheStatus {
+  loaded: boolean;
+  syncedAt: number | null;
+  error: string | null;
+  count: number;
+}
+
+export function useCacheStatus(agentKey: string): CacheStatus {
+  const status = useLiveQuery(async () => {
+    const db = offlineDb();
+    const [state, count] = await Promise.all([
+      db.syncState.get([agentKey, 'miners']),
+      db.miners.where('[agentKey+id]').between([agentKey, ''], [agentKey, '\uffff']).count(),
+    ]);
+    return { loaded: true, syncedAt: state?.syncedAt ?? null, error: state?.error ?? null, count };
+  }, [agentKey]);
+  return status ?? { loaded: false, syncedAt: null, error: null, count: 0 };
+}

@@ -1,0 +1,75 @@
+/**
+ * Header indicator on every screen: online / offline, the number of changes waiting (badge) and of changes
+ * the server refused (red). Opens the sync panel. A 401 that pauses the outbox turns it orange.
+ */
+import { ActionIcon, Affix, Badge, Group, Indicator, Tooltip } from '@mantine/core';
+import { useNetwork } from '@mantine/hooks';
+import { IconCloudCheck, IconCloudOff, IconCloudUpload, IconLock } from '@tabler/icons-react';
+import { Suspense, lazy, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
+import { SessionExpiredBanner } from './session-expired-banner';
+
+// The drawer (lists, dead-letter editing, storage) loads when first opened: not part of the first load.
+const OutboxDrawer = lazy(() => import('./outbox-drawer').then((m) => ({ default: m.OutboxDrawer })));
+
+export function OfflineIndicator() {
+  const { t } = useTranslation('offline');
+  const network = useNetwork();
+  const counts = useOutboxCounts();
+  const paused = useOutboxPaused();
+  const [opened, setOpened] = useState(false);
+  const [everOpened, setEverOpened] = useState(false);
+  const waiting = counts.pending + counts.failed;
+  const online = network.online;
+  const Icon = paused ? IconLock : !online ? IconCloudOff : waiting > 0 ? IconCloudUpload : IconCloudCheck;
+  const parts = [online ? t('indicator.online') : t('indicator.offline')];
+  if (waiting > 0) parts.push(t('indicator.pending', { count: waiting }));
+  if (counts.dead > 0) parts.push(t('indicator.dead', { count: counts.dead }));
+  if (paused) parts.push(t('session.title'));
+  const label = parts.join(' · ');
+  return (
+    <>
+      <Tooltip label={label}>
+        <Indicator disabled={counts.dead === 0} color="red" size={16} label={counts.dead} offset={4} data-testid="outbox-dead-count" data-count={counts.dead}>
+          <ActionIcon
+            variant={online && !paused ? 'subtle' : 'filled'}
+            color={paused ? 'orange' : online ? 'gray' : 'dark'}
+            size="lg"
+            aria-label={`${t('indicator.open')}: ${label}`}
+            onClick={() => {
+              setEverOpened(true);
+              setOpened(true);
+            }}
+            data-testid="outbox-indicator"
+            data-online={online}
+            data-pending={waiting}
+            data-dead={counts.dead}
+            data-paused={paused}
+            style={{ width: waiting > 0 ? 'auto' : undefined, paddingInline: waiting > 0 ? 6 : undefined }}
+          >
+            <Group gap={4} wrap="nowrap">
+              <Icon size={18} />
+              {waiting > 0 && (
+                <Badge size="sm" circle={waiting < 10} color="blue" data-testid="outbox-pending-count">
+                  {waiting}
+                </Badge>
+              )}
+            </Group>
+          </ActionIcon>
+        </Indicator>
+      </Tooltip>
+      {everOpened && (
+        <Suspense fallback={null}>
+          <OutboxDrawer opened={opened} onClose={() => setOpened(false)} />
+        </Suspense>
+      )}
+      {paused && !opened && (
+        // On every screen while the queue waits for a login (a portal: router context is kept).
+        <Affix position={{ bottom: 12, left: 12, right: 12 }} zIndex={250}>
+          <SessionExpiredBanner />
+        </Affix>
+      )}
+    </>
+  );
+}

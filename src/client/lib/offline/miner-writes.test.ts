@@ -1,0 +1,97 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MinerSyncRow } from '@shared/schemas/sync';
+import { type Cached, resetOfflineDbForTests } from './db';
+import { MINER_WRITE_KINDS, customerConflict, pendingCustomer, queueMinerCustomer, queueMinerFault, registerMinerWrites } from './miner-writes';
+import { replayOutbox, resetOutboxForTests, startOutbox } from './outbox';
+
+const AGENT = 'farm-a';
+const IP = '10.0.0.7';
+
+function cachedMiner(extra: Partial<MinerSyncRow> = {}): Cached<MinerSyncRow> {
+  return {
+    agentKey: AGENT,
+    id: 'm-1',
+    ip: IP,
+    sn: 'SN0000000000000001',
+    mac: '',
+    make: 'Antminer',
+    model: 'S21',
+    firmwareVersion: '',
+    online: true,
+    statuses: ['online'],
+    faultLabels: [],
+    gHS5s: 0,
+    gHSav: 0,
+    rateIdeal: 0,
+    tempChipMax: null,
+    tempPcbMax: null,
+    fanMin: null,
+    fanMax: null,
+    workMode: 'normal',
+    customer: null,
+    accident: null,
+    accidentNote: null,
+    offShelf: false,
+    shelf: null,
+    seat: null,
+    takenAt: new Date().toISOString(),
+    marksVersion: '5',
+    version: '100',
+    ...extra,
+  };
+}
+
+let db = resetOfflineDbForTests();
+
+beforeEach(() => {
+  resetOutboxForTests();
+  db = resetOfflineDbForTests();
+  registerMinerWrites();
+  startOutbox({ random: () => 0.5 });
+});
+afterEach(() => {
+  resetOutboxForTests();
+  vi.unstubAllGlobals();
+});
+
+describe('miner writes', () => {
+  it('queued customer changes follow the marks versions of the fault and change applied before them', async () => {
+    await db.miners.put(cachedMiner());
+    let online = false;
+    const sent: { url: string; body: Record<string, unknown> }[] = [];
+    let version = 5;
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      if (!online) throw new TypeError('Failed to fetch');
+      const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+      sent.push({ url, body });
+      version += 1;
+      const data = url.endsWith('/customer') ? { marksVersion: String(version) } : { id: body.id, marksVersion: String(version) };
+      return { ok: true, status: 200, statusText: 'OK', text: async () => JSON.stringify({ code: 0, msg: 'success', data }) } as unknown as Response;
+    });
+    await queueMinerFault(AGENT, IP, 'fan-speed-abnormal', 'fan 1', 'Fault');
+    await queueMinerCustomer(AGENT, IP, 'Acme', '5', 'Customer → Acme');
+    await queueMinerCustomer(AGENT, IP, 'Beta', '5', 'Customer → Beta');
+    await replayOutbox();
+    const queued = await db.outbox.orderBy('created').toArray();
+    expect(queued.map((e) => e.kind)).toEqual([MINER_WRITE_KINDS.fault, MINER_WRITE_KINDS.customer, MINER_WRITE_KINDS.customer]);
+    expect(pendingCustomer(queued)).toEqual({ customer: 'Beta' });
+
+    online = true;
+    await replayOutbox({ force: true });
+    expect(sent.map((s) => [s.url, s.body.baseVersion ?? s.body.kind])).toEqual([
+      ['/api/miner/notes', 'fault'],
+      ['/api/miner/customer', '6'],
+      ['/api/miner/customer', '7'],
+    ]);
+    expect(await db.outbox.count()).toBe(0);
+    const miner = await db.miners.get([AGENT, 'm-1']);
+    expect(miner).toMatchObject({ customer: 'Beta', marksVersion: '8', accident: 'fan-speed-abnormal', accidentNote: 'fan 1' });
+  });
+
+  it('reads the server value a 409 carries', () => {
+    const entry = { lastError: { status: 409, message: 'changed', data: { current: { customer: 'Beta', marksVersion: '9' } } } };
+    expect(customerConflict(entry as never)).toEqual({ customer: 'Beta', marksVersion: '9' });
+    expect(customerConflict({ lastError: { status: 400, message: 'bad' } } as never)).toBeNull();
+  });
+});

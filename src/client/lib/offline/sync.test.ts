@@ -1,0 +1,330 @@
+import 'fake-indexeddb/auto';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CustomerSyncRow, MinerSyncRow } from '@shared/schemas/sync';
+import { configureApiClient } from '@client/lib/api-client';
+import { type HashfieldDb, resetOfflineDbForTests } from './db';
+import { SYNC_MEASURE_MINERS, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
+
+/**
+ * A fake sync server: an ordered change log per collection (row or deletion, each with its version), answered
+ * like GET /api/sync/<name> (version > since, cut at limit, cursor = last version included).
+ */
+type Change<Row> = { version: number; row?: Row; deletedId?: string };
+
+class FakeFeed {
+  version = 0;
+  log: Record<string, Change<MinerSyncRow | CustomerSyncRow>[]> = { miners: [], customers: [] };
+  calls: { collection: string; since: string | null; limit: number }[] = [];
+  /** Per call index: an answer that replaces the feed's (status + envelope). */
+  failures = new Map<number, { status: number; code: number | string; msg: string }>();
+  reset = false;
+  forbidden = new Set<string>();
+
+  miner(i: number, over: Partial<MinerSyncRow> = {}): void {
+    this.version += 1;
+    const row: MinerSyncRow = {
+      id: `m-${i}`,
+      ip: `10.0.0.${i}`,
+      sn: `SN${String(i).padStart(15, '0')}`,
+      mac: '',
+      make: 'Bitmain',
+      model: 'S21',
+      firmwareVersion: '',
+      online: true,
+      statuses: ['online', 'qualified'],
+      faultLabels: [],
+      gHS5s: 200_000,
+      gHSav: 200_000,
+      rateIdeal: 200_000,
+      tempChipMax: 70,
+      tempPcbMax: 60,
+      fanMin: 4000,
+      fanMax: 4100,
+      workMode: 'normal',
+      customer: null,
+      accident: null,
+      accidentNote: null,
+      offShelf: false,
+      shelf: null,
+      seat: null,
+      takenAt: '2026-11-22T00:00:00.000Z',
+      marksVersion: '0',
+      ...over,
+      version: String(this.version),
+    };
+    this.log.miners!.push({ version: this.version, row });
+  }
+
+  customer(id: string, name: string): void {
+    this.version += 1;
+    this.log.customers!.push({ version: this.version, row: { id, name, version: String(this.version) } });
+  }
+
+  remove(collection: string, id: string): void {
+    this.version += 1;
+    this.log[collection]!.push({ version: this.version, deletedId: id });
+  }
+
+  /** While set, every answer waits for it. */
+  gate: Promise<void> | null = null;
+
+  fetch = vi.fn(async (input: string) => {
+    if (this.gate) await this.gate;
+    const url = new URL(input, 'http://localhost');
+    const collection = url.pathname.split('/').at(-1)!;
+    const since = url.searchParams.get('since');
+    const limit = Number(url.searchParams.get('limit'));
+    const index = this.calls.length;
+    this.calls.push({ collection, since, limit });
+    const answer = (status: number, env: unknown) => ({ status, statusText: '', json: async () => env });
+    const failure = this.failures.get(index);
+    if (failure) return answer(failure.status, { code: failure.code, msg: failure.msg, data: failure.code === '401' ? '/login' : null });
+    if (this.forbidden.has(collection)) return answer(403, { code: 403, msg: 'No permission', data: null });
+    const from = since === null || this.reset ? 0 : Number(since);
+    const all = this.log[collection]!.filter((c) => c.version > from);
+    const part = all.slice(0, limit);
+    const data = {
+      rows: part.flatMap((c) => (c.row ? [c.row] : [])),
+      deleted: part.flatMap((c) => (c.deletedId ? [c.deletedId] : [])),
+      cursor: part.length ? String(part.at(-1)!.version) : String(from),
+      more: all.length > limit,
+      ...(this.reset ? { reset: true } : {}),
+    };
+    this.reset = false;
+    return answer(200, { code: 0, msg: 'success', data });
+  });
+}
+
+const KEY = 'farm-a';
+let db: HashfieldDb;
+let feed: FakeFeed;
+
+const minersOf = async (agentKey = KEY) => (await db.miners.toArray()).filter((m) => m.agentKey === agentKey).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+
+function setOnline(online: boolean): void {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+}
+
+beforeEach(() => {
+  db = resetOfflineDbForTests();
+  feed = new FakeFeed();
+  vi.stubGlobal('fetch', feed.fetch);
+  setOnline(true);
+  performance.clearMeasures?.();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('syncCollection', () => {
+  it('pages until more is false, storing each row with its farm and the cursor of the last page', async () => {
+    for (let i = 1; i <= 12; i++) feed.miner(i);
+    const result = await syncCollection(KEY, 'miners', { limit: 5 });
+    expect(result).toEqual({ collection: 'miners', pages: 3, rows: 12, deleted: 0 });
+    expect(feed.calls.map((c) => [c.since, c.limit])).toEqual([
+      [null, 5],
+      ['5', 5],
+      ['10', 5],
+    ]);
+    const rows = await minersOf();
+    expect(rows).toHaveLength(12);
+    expect(rows[0]).toMatchObject({ agentKey: KEY, id: 'm-1', ip: '10.0.0.1' });
+    const state = await db.syncState.get([KEY, 'miners']);
+    expect(state).toMatchObject({ cursor: '12', error: null });
+    expect(state?.syncedAt).toBeGreaterThan(Date.now() - 5000);
+    expect(performance.getEntriesByName(SYNC_MEASURE_MINERS, 'measure')).toHaveLength(1);
+  });
+
+  it('a second sync asks from the cursor and gets only what changed, tombstones included', async () => {
+    for (let i = 1; i <= 6; i++) feed.miner(i);
+    await syncCollection(KEY, 'miners', { limit: 4 });
+    feed.calls = [];
+    await syncCollection(KEY, 'miners', { limit: 4 });
+    expect(feed.calls).toEqual([{ collection: 'miners', since: '6', limit: 4 }]);
+    expect(await minersOf()).toHaveLength(6);
+
+    // The same ids in another farm's cache are not touched by farm A's tombstones.
+    await db.miners.put({ ...(await db.miners.get([KEY, 'm-2']))!, agentKey: 'farm-b' });
+    feed.miner(3, { customer: 'ACME', marksVersion: '40' });
+    feed.remove('miners', 'm-2');
+    feed.remove('miners', 'm-5');
+    feed.miner(7);
+    const r = await syncCollection(KEY, 'miners', { limit: 2 });
+    expect(r).toMatchObject({ pages: 2, rows: 2, deleted: 2 });
+    const rows = await minersOf();
+    expect(rows.map((m) => m.id)).toEqual(['m-1', 'm-3', 'm-4', 'm-6', 'm-7']);
+    expect(rows.find((m) => m.id === 'm-3')).toMatchObject({ customer: 'ACME', marksVersion: '40', version: '7' });
+    expect(await minersOf('farm-b')).toHaveLength(1);
+    expect((await db.syncState.get([KEY, 'miners']))?.cursor).toBe('10');
+  });
+
+  it('reset drops the farm’s cached rows before writing the first page', async () => {
+    for (let i = 1; i <= 3; i++) feed.miner(i);
+    await syncCollection(KEY, 'miners');
+    await db.miners.put({ ...(await db.miners.get([KEY, 'm-1']))!, id: 'gone-long-ago' });
+    await db.miners.put({ ...(await db.miners.get([KEY, 'm-1']))!, agentKey: 'farm-b' });
+    feed.reset = true;
+    await syncCollection(KEY, 'miners');
+    expect((await minersOf()).map((m) => m.id)).toEqual(['m-1', 'm-2', 'm-3']);
+    expect(await minersOf('farm-b')).toHaveLength(1);
+  });
+
+  it('a failed page keeps the pages before it; the next run resumes from their cursor and clears the error', async () => {
+    for (let i = 1; i <= 9; i++) feed.miner(i);
+    for (let i = 1; i <= 2; i++) feed.customer(`c-${i}`, `Customer ${i}`);
+    feed.failures.set(1, { status: 500, code: 500, msg: 'The server failed' });
+    await syncNow(KEY);
+    // Page 1 (2500 rows max, so all 9) landed; the customers call failed.
+    expect(await minersOf()).toHaveLength(9);
+    let state = await readSyncStatus(KEY);
+    expect(state.error).toBe('The server failed');
+    expect(state.lastSyncedAt).toBeNull();
+    await syncNow(KEY);
+    state = await readSyncStatus(KEY);
+    expect(state.error).toBeNull();
+    expect(state.lastSyncedAt).not.toBeNull();
+    expect(state.minersCount).toBe(9);
+    expect((await db.customers.toArray()).map((c) => c.name)).toEqual(['Customer 1', 'Customer 2']);
+  });
+
+  it('a failure in the middle of the paging keeps the written pages and their cursor', async () => {
+    for (let i = 1; i <= 9; i++) feed.miner(i);
+    feed.failures.set(1, { status: 500, code: 500, msg: 'The server failed' });
+    await expect(syncCollection(KEY, 'miners', { limit: 4 })).rejects.toThrow('The server failed');
+    expect(await minersOf()).toHaveLength(4);
+    expect(await db.syncState.get([KEY, 'miners'])).toMatchObject({ cursor: '4', syncedAt: null });
+    await syncCollection(KEY, 'miners', { limit: 4 });
+    expect(feed.calls.at(-3)?.since).toBe('4');
+    expect(await minersOf()).toHaveLength(9);
+  });
+
+  it('403 on a collection marks it forbidden: no error, and lastSyncedAt comes from the others', async () => {
+    feed.miner(1);
+    feed.forbidden.add('customers');
+    await syncNow(KEY);
+    const state = await readSyncStatus(KEY);
+    expect(state).toMatchObject({ error: null, minersCount: 1 });
+    expect(state.lastSyncedAt).not.toBeNull();
+    expect((await db.syncState.get([KEY, 'customers']))?.forbidden).toBe(true);
+  });
+});
+
+describe('sync loop', () => {
+  it('offline: nothing is attempted and no error recorded', async () => {
+    feed.miner(1);
+    setOnline(false);
+    await syncNow(KEY);
+    expect(feed.calls).toHaveLength(0);
+    expect(await readSyncStatus(KEY)).toEqual({ lastSyncedAt: null, error: null, minersCount: 0 });
+  });
+
+  it('a network failure is not recorded as an error', async () => {
+    feed.miner(1);
+    feed.fetch.mockImplementationOnce(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await syncNow(KEY);
+    expect((await readSyncStatus(KEY)).error).toBeNull();
+  });
+
+  it('never runs twice at once: a request during a run queues one more run after it', async () => {
+    feed.miner(1);
+    const a = syncNow(KEY);
+    expect(syncNow(KEY)).toBe(a); // not started yet: joins
+    await a;
+    expect(feed.calls.map((c) => c.collection)).toEqual(['miners', 'customers']);
+
+    let release = () => undefined as void;
+    feed.gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const running = syncNow(KEY);
+    // The run is in progress (its first request is waiting).
+    await vi.waitFor(() => expect(feed.fetch.mock.calls.length).toBe(3));
+    const next = syncNow(KEY);
+    const other = syncNow('farm-b');
+    expect(next).not.toBe(running);
+    expect(syncNow(KEY)).toBe(next);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(feed.fetch.mock.calls.length).toBe(3); // nothing runs beside it
+    feed.gate = null;
+    release();
+    await Promise.all([running, next, other]);
+    expect(feed.calls.map((c) => c.collection)).toHaveLength(8);
+  });
+
+  it('syncs on start, on online, on becoming visible, on the timer; 401 stops it quietly', async () => {
+    feed.miner(1);
+    const runs = () => feed.calls.filter((c) => c.collection === 'miners').length;
+    const stop = startSyncLoop(KEY, { intervalMs: 60_000 });
+    await vi.waitFor(() => expect(feed.calls.length).toBe(2));
+    await vi.waitFor(async () => expect((await readSyncStatus(KEY)).lastSyncedAt).not.toBeNull());
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(runs()).toBe(2));
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.waitFor(() => expect(runs()).toBe(3));
+    // Hidden: becoming "visible" is not what happened, nothing runs.
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(runs()).toBe(3);
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    // 401: the loop stops, nothing recorded, no redirect.
+    const onUnauthorized = vi.fn();
+    configureApiClient({ onUnauthorized });
+    feed.failures.set(feed.calls.length, { status: 401, code: '401', msg: 'Please log in' });
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(runs()).toBe(4));
+    await new Promise((r) => setTimeout(r, 20));
+    const n = feed.calls.length;
+    window.dispatchEvent(new Event('online'));
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(feed.calls.length).toBe(n);
+    expect((await readSyncStatus(KEY)).error).toBeNull();
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    stop();
+
+    // The timer while visible; stop() ends it.
+    const stopTimer = startSyncLoop(KEY, { intervalMs: 40 });
+    await vi.waitFor(() => expect(runs()).toBeGreaterThanOrEqual(7));
+    stopTimer();
+    await new Promise((r) => setTimeout(r, 30));
+    const m = feed.calls.length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(feed.calls.length).toBe(m);
+  });
+});
+
+describe('useSyncStatus', () => {
+  it('shows the run in progress, then the last sync, the cached count and the last error', async () => {
+    for (let i = 1; i <= 3; i++) feed.miner(i);
+    const { result } = renderHook(() => useSyncStatus(KEY));
+    expect(result.current).toEqual({ syncing: false, lastSyncedAt: null, error: null, minersCount: 0 });
+    let release = () => undefined as void;
+    feed.gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let run: Promise<void> = Promise.resolve();
+    act(() => {
+      run = syncNow(KEY);
+    });
+    await waitFor(() => expect(result.current.syncing).toBe(true));
+    feed.gate = null;
+    release();
+    await act(() => run);
+    await waitFor(() => expect(result.current.minersCount).toBe(3));
+    await waitFor(() => expect(result.current.lastSyncedAt).not.toBeNull());
+    expect(result.current.syncing).toBe(false);
+    expect(result.current.error).toBeNull();
+    feed.failures.set(feed.calls.length, { status: 500, code: 500, msg: 'The server failed' });
+    await act(() => syncNow(KEY));
+    await waitFor(() => expect(result.current.error).toBe('The server failed'));
+    // Another farm's status is its own.
+    const other = renderHook(() => useSyncStatus('farm-b'));
+    await waitFor(() => expect(other.result.current).toEqual({ syncing: false, lastSyncedAt: null, error: null, minersCount: 0 }));
+  });
+});

@@ -1,0 +1,275 @@
+/**
+ * The read side of the offline caches: delta sync of the synced collections (collections.ts) from
+ * GET /api/sync/<name> into IndexedDB.
+ *
+ * - `syncCollection(agentKey, name)` fetches pages until `more` is false; each page is written in ONE Dexie
+ *   transaction (bulkDelete the tombstones, bulkPut the rows, store the cursor), so a page is all or nothing and
+ *   the stored cursor always matches the stored rows. The next page is fetched while the current one is written.
+ * - `startSyncLoop(agentKey)` → stop(): syncs at start, on `online`, when the page becomes visible, every 60 s
+ *   while visible, and on `syncNow(agentKey)`. Runs never overlap (one at a time per page). A failure is kept in
+ *   syncState.error and retried at the next trigger; offline nothing is attempted and nothing is recorded.
+ *   A 401 stops the loop quietly (the session layer sends the user to log in; the loop starts again after login).
+ * - `useSyncStatus(agentKey)` → { syncing, lastSyncedAt, error, minersCount } for the header / settings UI.
+ *
+ * A full miners sync (every page up to `more: false`) is measured as performance measure 'hf-sync-miners'.
+ */
+import Dexie, { type Table } from 'dexie';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useSyncExternalStore } from 'react';
+import type { SyncPage } from '@shared/schemas/sync';
+import { SYNC_COLLECTIONS, type SyncCollection } from '@shared/sync-collections';
+import { ApiError, api } from '@client/lib/api-client';
+import { type Cached, type SyncStateRecord, offlineDb } from './db';
+
+/** Rows per page (and per IndexedDB transaction). */
+export const SYNC_PAGE_ROWS = 2500;
+/** Timer while the page is visible. */
+export const SYNC_INTERVAL_MS = 60_000;
+export const SYNC_MEASURE_MINERS = 'hf-sync-miners';
+
+export interface SyncResult {
+  collection: SyncCollection;
+  pages: number;
+  rows: number;
+  deleted: number;
+}
+
+/** Thrown by syncCollection on 401: the loop stops without recording an error. */
+export class SyncUnauthorizedError extends Error {
+  constructor() {
+    super('unauthorized');
+    this.name = 'SyncUnauthorizedError';
+  }
+}
+
+type AnyRow = { id: string; version: string };
+
+function tableOf(name: SyncCollection): Table<Cached<AnyRow>, [string, string]> {
+  return offlineDb().table(name);
+}
+
+function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+/** A failure worth showing: not the network being away, not a logged-out session. */
+function isNetworkFailure(err: unknown): boolean {
+  if (err instanceof ApiError) return err.status === 0;
+  return err instanceof TypeError || (err instanceof DOMException && (err.name === 'AbortError' || err.name === 'TimeoutError'));
+}
+
+async function fetchPage(agentKey: string, name: SyncCollection, since: string | undefined, limit: number): Promise<SyncPage<AnyRow>> {
+  try {
+    return await api.get<SyncPage<AnyRow>>(`/api/sync/${name}`, { agentKey, since, limit }, { quiet401: true });
+  } catch (err) {
+    if (err instanceof ApiError && String(err.code) === '401') throw new SyncUnauthorizedError();
+    throw err;
+  }
+}
+
+async function patchState(agentKey: string, collection: SyncCollection, patch: Partial<SyncStateRecord>): Promise<void> {
+  const db = offlineDb();
+  await db.transaction('rw', db.syncState, async () => {
+    const prev = await db.syncState.get([agentKey, collection]);
+    await db.syncState.put({ agentKey, collection, cursor: '', syncedAt: null, error: null, ...prev, ...patch });
+  });
+}
+
+/**
+ * Brings one collection of one farm up to date. Resolves when the server said `more: false`; rejects on a
+ * failure (pages already written stay written, with their cursor). 403 marks the collection `forbidden`.
+ */
+export async function syncCollection(agentKey: string, name: SyncCollection, opts: { limit?: number } = {}): Promise<SyncResult> {
+  const db = offlineDb();
+  const table = tableOf(name);
+  const limit = opts.limit ?? SYNC_PAGE_ROWS;
+  const state = await db.syncState.get([agentKey, name]);
+  const result: SyncResult = { collection: name, pages: 0, rows: 0, deleted: 0 };
+  const measured = name === 'miners' && typeof performance !== 'undefined' && typeof performance.mark === 'function';
+  const startMark = `${SYNC_MEASURE_MINERS}-start`;
+  if (measured) performance.mark(startMark);
+
+  let pending: Promise<SyncPage<AnyRow>> = fetchPage(agentKey, name, state?.cursor || undefined, limit);
+  try {
+    for (;;) {
+      const page = await pending;
+      // Fetch the next page while this one is written.
+      if (page.more) {
+        pending = fetchPage(agentKey, name, page.cursor, limit);
+        pending.catch(() => undefined); // awaited on the next turn; avoids an unhandled rejection meanwhile
+      }
+      await db.transaction('rw', [table, db.syncState], async () => {
+        if (page.reset) await table.where('[agentKey+id]').between([agentKey, Dexie.minKey], [agentKey, Dexie.maxKey]).delete();
+        if (page.deleted.length) await table.bulkDelete(page.deleted.map((id) => [agentKey, id] as [string, string]));
+        if (page.rows.length) await table.bulkPut(page.rows.map((r) => ({ ...r, agentKey })));
+        const prev = await db.syncState.get([agentKey, name]);
+        await db.syncState.put({
+          agentKey,
+          collection: name,
+          cursor: page.cursor,
+          syncedAt: page.more ? (prev?.syncedAt ?? null) : Date.now(),
+          error: null,
+          forbidden: false,
+        });
+      });
+      result.pages += 1;
+      result.rows += page.rows.length;
+      result.deleted += page.deleted.length;
+      if (!page.more) break;
+    }
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) {
+      await patchState(agentKey, name, { forbidden: true, error: null });
+      return result;
+    }
+    throw err;
+  }
+  if (measured) {
+    try {
+      performance.measure(SYNC_MEASURE_MINERS, startMark);
+      performance.clearMarks(startMark);
+    } catch {
+      /* measure unsupported: the sync itself succeeded */
+    }
+  }
+  return result;
+}
+
+// ---- one run at a time ----------------------------------------------------------------------------------------
+
+/** Runs are chained: never two at once. */
+let tail: Promise<void> = Promise.resolve();
+/** Per farm, the run requested but not started yet (later requests join it). */
+const pendingRuns = new Map<string, Promise<void>>();
+const syncingListeners = new Set<() => void>();
+let syncingKey: string | null = null;
+
+function setSyncing(key: string | null): void {
+  if (syncingKey === key) return;
+  syncingKey = key;
+  for (const l of syncingListeners) l();
+}
+
+/** Every collection of the farm, one after the other. A 401 rejects with SyncUnauthorizedError. */
+async function runAll(agentKey: string): Promise<void> {
+  if (isOffline()) return;
+  setSyncing(agentKey);
+  try {
+    for (const name of SYNC_COLLECTIONS) {
+      try {
+        await syncCollection(agentKey, name);
+      } catch (err) {
+        if (err instanceof SyncUnauthorizedError) throw err;
+        // Offline, or the server out of reach: nothing to show (the age of lastSyncedAt tells), the next trigger retries.
+        if (isOffline() || isNetworkFailure(err)) return;
+        await patchState(agentKey, name, { error: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
+      }
+    }
+  } finally {
+    setSyncing(null);
+  }
+}
+
+/**
+ * Syncs the farm's collections. Runs never overlap: a request made while a run is in progress starts one more
+ * run right after it (so nothing committed meanwhile waits for the next trigger); requests made before that run
+ * started join it. Rejects only with SyncUnauthorizedError.
+ */
+export function syncNow(agentKey: string): Promise<void> {
+  const waiting = pendingRuns.get(agentKey);
+  if (waiting) return waiting;
+  const promise = tail.then(() => {
+    pendingRuns.delete(agentKey);
+    return runAll(agentKey);
+  });
+  pendingRuns.set(agentKey, promise);
+  tail = promise.catch(() => undefined);
+  return promise;
+}
+
+/**
+ * Keeps the farm's caches fresh while the page is open; returns stop(). Triggers: start, `online`,
+ * `visibilitychange` to visible, every SYNC_INTERVAL_MS while visible. 401 stops the loop.
+ */
+export function startSyncLoop(agentKey: string, opts: { intervalMs?: number } = {}): () => void {
+  let stopped = false;
+  const visible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
+  const trigger = () => {
+    if (stopped || isOffline()) return;
+    syncNow(agentKey).catch((err: unknown) => {
+      if (err instanceof SyncUnauthorizedError) stop();
+    });
+  };
+  const onVisibility = () => {
+    if (visible()) trigger();
+  };
+  const timer = setInterval(() => {
+    if (visible()) trigger();
+  }, opts.intervalMs ?? SYNC_INTERVAL_MS);
+  window.addEventListener('online', trigger);
+  document.addEventListener('visibilitychange', onVisibility);
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer);
+    window.removeEventListener('online', trigger);
+    document.removeEventListener('visibilitychange', onVisibility);
+  }
+  trigger();
+  return stop;
+}
+
+// ---- status for the UI ----------------------------------------------------------------------------------------
+
+export interface SyncStatus {
+  /** A run for this farm is in progress. */
+  syncing: boolean;
+  /** Epoch ms of the oldest complete sync over the collections the user may read; null until each synced once. */
+  lastSyncedAt: number | null;
+  /** The last failure of any collection (message), null when the last attempts succeeded. */
+  error: string | null;
+  /** Miners of the farm in the cache. */
+  minersCount: number;
+}
+
+const farmRange = (agentKey: string): [[string, unknown], [string, unknown]] => [
+  [agentKey, Dexie.minKey],
+  [agentKey, Dexie.maxKey],
+];
+
+/** Sync state of a farm read from IndexedDB (also outside React). */
+export async function readSyncStatus(agentKey: string): Promise<Omit<SyncStatus, 'syncing'>> {
+  const db = offlineDb();
+  const [lo, hi] = farmRange(agentKey);
+  const states = await db.syncState.where('[agentKey+collection]').between(lo, hi, true, true).toArray();
+  const minersCount = await db.miners.where('[agentKey+id]').between(lo, hi, true, true).count();
+  let lastSyncedAt: number | null = null;
+  let never = false;
+  for (const name of SYNC_COLLECTIONS) {
+    const s = states.find((x) => x.collection === name);
+    if (s?.forbidden) continue;
+    if (!s?.syncedAt) never = true;
+    else lastSyncedAt = lastSyncedAt === null ? s.syncedAt : Math.min(lastSyncedAt, s.syncedAt);
+  }
+  const error = states.find((s) => s.error)?.error ?? null;
+  return { lastSyncedAt: never ? null : lastSyncedAt, error, minersCount };
+}
+
+function subscribeSyncing(listener: () => void): () => void {
+  syncingListeners.add(listener);
+  return () => syncingListeners.delete(listener);
+}
+
+const getSyncingKey = () => syncingKey;
+
+/** Live sync status of the farm (re-renders on every page written and when a run starts or ends). */
+export function useSyncStatus(agentKey: string | null): SyncStatus {
+  const key = useSyncExternalStore(subscribeSyncing, getSyncingKey, getSyncingKey);
+  const stored = useLiveQuery(() => (agentKey ? readSyncStatus(agentKey) : null), [agentKey]);
+  return {
+    syncing: agentKey !== null && key === agentKey,
+    lastSyncedAt: stored?.lastSyncedAt ?? null,
+    error: stored?.error ?? null,
+    minersCount: stored?.minersCount ?? 0,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Delta sync for the offline caches (api-conventions.md "Delta sync for offline caches"):
+ * GET /api/sync/<collection>?agentKey=&since=&limit= → data { rows, deleted, cursor, more, reset? }.
+ * One route per collection, each with the permission of the data it serves (miners 10000, customers 61000),
+ * all farm-scoped. An unknown collection is a 404 (the not-found handler).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { PERMISSION } from '@shared/menu-catalogue';
+import { CUSTOMER_PERMISSION } from '@shared/schemas/customer';
+import { SyncQuery } from '@shared/schemas/sync';
+import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '@shared/sync-collections';
+import { readCustomerSyncRows } from '../domains/sync/customer-sync-rows';
+import { readMinerSyncRows } from '../domains/sync/miner-sync-rows';
+import { SYNC_TOMBSTONE_RETENTION_DAYS } from '../domains/sync/prune-tombstones';
+import { readSyncPage } from '../domains/sync/sync-feed';
+import { ok } from '../plugins/envelope';
+
+const FEED_DOC =
+  `since = the cursor of the previous answer (a decimal version; absent = everything), limit 1–${SYNC_PAGE_MAX} (default ${SYNC_PAGE_DEFAULT}). ` +
+  'Answers data { rows (ordered by version), deleted (ids removed since the cursor), cursor (pass as since next time; unchanged when nothing changed), more (true = ask again at once) }. ' +
+  `Deletions are kept ${SYNC_TOMBSTONE_RETENTION_DAYS} days: an older cursor gets the feed from the beginning with reset: true (drop the cached rows first).`;
+
+export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+  const tags = ['sync'];
+
+  app.get(
+    '/api/sync/miners',
+    {
+      config: { permission: PERMISSION.miners, farmScoped: true },
+      schema: {
+        tags,
+        description: `Changed miners of the farm for the offline cache (ip, upper-case sn, model, statuses, hashrate, temperatures, fans, faults, customer and accident marks with marksVersion, shelf and seat). Every ingest and every change of a miner's marks gives it a new version. ${FEED_DOC}`,
+        querystring: SyncQuery,
+      },
+    },
+    async (req) => ok(await readSyncPage(db, 'miners', req.query, readMinerSyncRows)),
+  );
+
+  app.get(
+    '/api/sync/customers',
+    {
+      config: { permission: CUSTOMER_PERMISSION.view, farmScoped: true },
+      schema: { tags, description: `Changed customers of the farm (id, name) for the offline cache. ${FEED_DOC}`, querystring: SyncQuery },
+    },
+    async (req) => ok(await readSyncPage(db, 'customers', req.query, readCustomerSyncRows)),
+  );
+}

@@ -1,0 +1,9 @@
+/**
+ * The synced collections and page sizes of GET /api/sync/<collection> (schemas/sync.ts has the wire schema).
+ * Kept free of zod so the technician's first load does not pull the validation library.
+ */
+export const SYNC_COLLECTIONS = ['miners', 'customers'] as const;
+export type SyncCollection = (typeof SYNC_COLLECTIONS)[number];
+
+export const SYNC_PAGE_MAX = 5000;
+export const SYNC_PAGE_DEFAULT = 2000;

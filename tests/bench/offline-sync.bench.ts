@@ -1,0 +1,185 @@
+/**
+ * (e) offline-sync — the technician's offline cache in Chromium (playwright-core, /usr/bin/chromium):
+ * a server (PGlite) serving the built console (E2E_DIST or dist; skipped with a message when there is none)
+ * with 20,000 miners ingested through the agent uplink, a page logged in through the login screen.
+ *
+ * - "full miners sync": the console's own sync loop (src/client/lib/offline/sync.ts) starts after login and
+ *   pages GET /api/sync/miners into IndexedDB; the figure is its performance measure 'hf-sync-miners'
+ *   (first request → last page written). Cold = empty IndexedDB; then the database is deleted and the page
+ *   reloaded for two more runs. Target ≤ 3 s.
+ * - "SN lookup": findMinerBySn (src/client/lib/offline/miner-lookup.ts, bundled with Vite for the bench and
+ *   added to the logged-in page) for 50 random SNs of the fleet; median / p95 / max of its 'hf-sn-lookup'
+ *   measures. Target ≤ 20 ms (median).
+ */
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { gzipBatch, snapshotBatch } from '../support/miner-snapshots';
+import { BenchClient, REPO_ROOT, median, ms, printTable, quantile, startServer, tempDir } from './bench-support';
+
+const MINERS = 20_000;
+const LOOKUPS = 50;
+const SYNC_RUNS = 3;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const USER = { user: 'admin', password: 'bench-pass-1' };
+const AGENT_KEY = 'bench-offline';
+
+/** findMinerBySn and friends as one IIFE exposing `window.hfOfflineBench` (same code and Dexie schema as the console). */
+async function bundleLookup(): Promise<string> {
+  const r = (p: string) => join(REPO_ROOT, p);
+  const out = await build({
+    configFile: false,
+    logLevel: 'silent',
+    resolve: { alias: { '@shared': r('src/shared'), '@client': r('src/client') } },
+    build: {
+      write: false,
+      minify: true,
+      lib: { entry: r('src/client/lib/offline/miner-lookup.ts'), formats: ['iife'], name: 'hfOfflineBench' },
+    },
+  });
+  const outputs = Array.isArray(out) ? out : [out];
+  for (const o of outputs) {
+    if ('output' in o) {
+      const chunk = o.output.find((c) => c.type === 'chunk');
+      if (chunk && chunk.type === 'chunk') return chunk.code;
+    }
+  }
+  throw new Error('bundle of miner-lookup.ts produced no chunk');
+}
+
+export async function run(): Promise<void> {
+  const distDir = process.env.E2E_DIST ?? join(REPO_ROOT, 'dist');
+  if (!existsSync(join(distDir, 'index.html'))) {
+    console.log(`\n(e) offline-sync: skipped — no built console at ${distDir} (run \`npx vite build\`, or set E2E_DIST to a build of your own)`);
+    return;
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.log(`\n(e) offline-sync: skipped — Chromium not found at ${CHROMIUM} (apt-get install -y chromium)`);
+    return;
+  }
+  const lookupCode = await bundleLookup();
+
+  // A private copy of the build: a `vite build` running meanwhile empties dist.
+  const distCopy = mkdtempSync(join(tmpdir(), 'hf-bench-dist-'));
+  cpSync(distDir, distCopy, { recursive: true });
+  const data = tempDir('hf-bench-offline-');
+  const server = await startServer({ dataDir: data.dir, env: { SERVE_DIST: distCopy, LOG_LEVEL: 'warn' } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  try {
+    const admin = new BenchClient(server.url);
+    await admin.must('POST', '/api/userv3/setup', USER);
+    const { secret } = await admin.must<{ agentKey: string; secret: string }>('POST', '/api/agent/createv2', { agentName: 'Bench offline', agentKey: AGENT_KEY });
+    admin.close();
+    const agent = new BenchClient(server.url);
+    const batch = snapshotBatch({ batchSeq: 1, count: MINERS, takenAt: new Date().toISOString() });
+    await agent.must('POST', '/api/agent-uplink/snapshots', gzipBatch(batch), {
+      authorization: `Bearer ${AGENT_KEY}.${secret}`,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+    agent.close();
+    const sns = batch.snapshots.map((s) => s.sn.toUpperCase()).filter((sn) => sn !== '');
+
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+
+    /** Waits for the console's sync loop to finish a full miners sync; returns its measure and the cached count. */
+    const awaitSync = async (): Promise<{ ms: number; cached: number; pages: number; fetchMs: number; bytes: number }> => {
+      await page.waitForFunction(() => performance.getEntriesByName('hf-sync-miners', 'measure').length > 0, null, { timeout: 120_000, polling: 100 });
+      return page.evaluate(async (agentKey) => {
+        const m = performance.getEntriesByName('hf-sync-miners', 'measure')[0]!;
+        const entries = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/sync/miners')) as PerformanceResourceTiming[];
+        const pages = entries.length;
+        // Time the answers took to arrive (request sent → last byte), summed over the pages.
+        const fetchMs = entries.reduce((sum, e) => sum + (e.responseEnd - e.requestStart), 0);
+        const bytes = entries.reduce((sum, e) => sum + (e.decodedBodySize || 0), 0);
+        const cached = await new Promise<number>((resolve, reject) => {
+          const open = indexedDB.open('hashfield');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const req = db.transaction('miners').objectStore('miners').count(IDBKeyRange.bound([agentKey], [agentKey, []]));
+            req.onsuccess = () => {
+              resolve(req.result);
+              db.close();
+            };
+            req.onerror = () => reject(req.error);
+          };
+        });
+        return { ms: m.duration, cached, pages, fetchMs, bytes };
+      }, AGENT_KEY);
+    };
+
+    // Log in through the login screen: the session gate starts the sync loop.
+    await page.goto('/login');
+    await page.locator('input[name="user"]').fill(USER.user);
+    await page.locator('input[name="password"]').fill(USER.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('app-shell').waitFor({ timeout: 60_000 });
+    const runs = [await awaitSync()];
+    for (let i = 1; i < SYNC_RUNS; i++) {
+      // Same origin without the console: drop the database, then open the console again (cold cache, warm session).
+      await page.goto('/api/config/public');
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const del = indexedDB.deleteDatabase('hashfield');
+            del.onsuccess = () => resolve();
+            del.onerror = () => reject(del.error);
+            del.onblocked = () => reject(new Error('hashfield database still open'));
+          }),
+      );
+      await page.goto('/');
+      await page.getByTestId('app-shell').waitFor({ timeout: 60_000 });
+      runs.push(await awaitSync());
+    }
+    for (const r of runs) if (r.cached !== MINERS) throw new Error(`the cache holds ${r.cached} miners, expected ${MINERS}`);
+
+    // SN lookups from the cache through findMinerBySn.
+    await page.addScriptTag({ content: lookupCode });
+    const picks = Array.from({ length: LOOKUPS }, (_, i) => sns[(i * 7919 + 13) % sns.length]!);
+    const lookups = await page.evaluate(
+      async ({ agentKey, picks: list }) => {
+        const w = window as unknown as { hfOfflineBench: { findMinerBySn: (k: string, sn: string) => Promise<{ sn: string } | null> } };
+        performance.clearMeasures('hf-sn-lookup');
+        let found = 0;
+        for (const sn of list) if ((await w.hfOfflineBench.findMinerBySn(agentKey, sn))?.sn === sn) found++;
+        return { found, durations: performance.getEntriesByName('hf-sn-lookup', 'measure').map((e) => e.duration) };
+      },
+      { agentKey: AGENT_KEY, picks },
+    );
+    if (lookups.found !== LOOKUPS) throw new Error(`findMinerBySn found ${lookups.found} of ${LOOKUPS} SNs`);
+    const sorted = [...lookups.durations].sort((a, b) => a - b);
+    const syncMs = runs.map((r) => r.ms);
+    const syncMedian = median(syncMs);
+    const lookupMedian = median(sorted);
+    printTable(`(e) Offline cache in Chromium: ${MINERS.toLocaleString('en-US')} miners, GET /api/sync/miners → IndexedDB (Dexie), PGlite server`, {
+      'full miners sync': {
+        median: ms(syncMedian),
+        runs: syncMs.map((v) => Math.round(v)).join(' / '),
+        detail: `${runs[0]!.pages} pages, ${(runs[0]!.bytes / 1048576).toFixed(1)} MiB JSON; answers ${runs.map((r) => Math.round(r.fetchMs)).join(' / ')} ms`,
+        target: '≤ 3000 ms',
+        verdict: syncMedian <= 3000 ? 'ok' : 'over',
+      },
+      [`SN lookup ×${LOOKUPS}`]: {
+        median: ms(lookupMedian),
+        runs: `${lookups.found}/${LOOKUPS} found`,
+        detail: `p95 ${ms(quantile(sorted, 0.95))}, max ${ms(sorted.at(-1) ?? NaN)}`,
+        target: '≤ 20 ms',
+        verdict: lookupMedian <= 20 ? 'ok' : 'over',
+      },
+    });
+    console.log(`Sync: the console's own loop after login (cold IndexedDB), measure 'hf-sync-miners'; ${SYNC_RUNS} runs, the database deleted between runs; "answers" = sum over the pages of request sent → last byte (the next page is fetched while one is written).${pageErrors.length ? ` Page errors: ${pageErrors.join('; ')}` : ''}`);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+    await data.remove();
+    rmSync(distCopy, { recursive: true, force: true });
+  }
+}

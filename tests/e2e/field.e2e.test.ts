@@ -1,0 +1,182 @@
+/**
+ * The technician's phone workflow end to end: a farm of 40 miners uploaded through the agent uplink, synced
+ * by the console into IndexedDB. On a 360 px phone: login lands on /field, search by SN and by IP from the
+ * cache, the miner card shows status, hashrate, temperatures, fans, faults, customer, accident, shelf/seat,
+ * identity and age, recent miners newest first; then offline (service worker + cache): reload /field, search
+ * and the card still work. On a desktop: login stays on the dashboard, /field is in the sidebar and the card
+ * links to the full console.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
+import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
+import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type E2EServer, startServer } from '../support/e2e-server';
+
+const FARM = 'field-farm';
+const COUNT = 40;
+/** Index 12: an S21 (17-character SN); index 19: an S19j Pro missing chips and a hashboard. */
+const S21 = { sn: 'SMTTB000000000012', ip: minerIp(12) };
+const FAULTY = { ip: minerIp(19), sn: 'JYZZ0000000019' };
+
+let server: E2EServer;
+let browser: Browser;
+let api: ApiSession;
+
+beforeAll(async () => {
+  server = await startServer();
+  api = await setupAdmin(server.url);
+  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Field farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
+  const batch = snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date(Date.now() - 5 * 60_000).toISOString() });
+  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
+    method: 'POST',
+    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: new Uint8Array(gzipBatch(batch)),
+  });
+  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Waits until the sync loop has put the whole farm into IndexedDB. */
+async function waitForCache(page: Page): Promise<void> {
+  await page.getByTestId('field-sync-status').and(page.locator(`[data-count="${COUNT}"]`)).waitFor({ timeout: 30_000 });
+}
+
+async function search(page: Page, text: string): Promise<void> {
+  await page.getByTestId('field-search').fill(text);
+  await page.getByTestId('field-results').waitFor();
+}
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+describe('field app on a phone (360 px)', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  let errors: Error[];
+
+  beforeAll(async () => {
+    ctx = await newContext(browser, server.url, { viewport: 'phone', serviceWorkers: 'allow' });
+    page = await ctx.newPage();
+    errors = trackPageErrors(page);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('lands on /field after login and shows how fresh the cache is', async () => {
+    await loginUi(page);
+    await page.waitForURL((u) => u.pathname === '/field');
+    await page.getByTestId('field-home').waitFor();
+    await waitForCache(page);
+    await expect.poll(() => page.getByTestId('field-sync-status').innerText()).toMatch(/Last synced .* · 40 miners/);
+    await page.getByTestId('field-recent-empty').waitFor();
+    await noSidewaysScroll(page);
+  });
+
+  it('finds a miner by SN as you type and opens its card with every field', async () => {
+    // SMTTB00000000001… = the S21s among miners 10–19 (kinds 0–5 and 8): 10, 11, 12, 13, 14, 15, 18.
+    await search(page, S21.sn.slice(0, 16).toLowerCase());
+    await expect.poll(() => page.getByTestId('field-result-row').count()).toBe(7);
+    await page.getByTestId('field-result-row').filter({ hasText: S21.sn }).click();
+    await page.waitForURL((u) => u.pathname.startsWith('/field/miner/'));
+    const card = page.getByTestId('field-card');
+    await card.waitFor();
+    expect(await page.getByTestId('field-card-ip').innerText()).toBe(S21.ip);
+    expect(await page.getByTestId('field-card-sn').innerText()).toBe(S21.sn);
+    expect(await page.getByTestId('field-card-model').innerText()).toBe('Bitmain S21');
+    expect(await page.getByTestId('field-card-status').innerText()).toMatch(/online/i);
+    expect(await page.getByTestId('field-card-hashrate').innerText()).toMatch(/^\d+(\.\d+)? TH\/s$/);
+    expect(await page.getByTestId('field-card-ideal').innerText()).toMatch(/ideal 200(\.00)? TH\/s · \d+(\.\d)?% of ideal/);
+    expect(await page.getByTestId('field-card-chip-temp').innerText()).toMatch(/^\d+ °C$/);
+    expect(await page.getByTestId('field-card-pcb-temp').innerText()).toMatch(/^\d+ °C$/);
+    expect(await page.getByTestId('field-card-fans').innerText()).toMatch(/^[\d,]+ – [\d,]+ rpm$/);
+    expect(await page.getByTestId('field-card-faults').innerText()).toBe('No fault');
+    expect(await page.getByTestId('field-card-location').innerText()).toBe('Not placed');
+    expect(await page.getByTestId('field-card-customer').innerText()).toBe('None');
+    expect(await page.getByTestId('field-card-accident').innerText()).toBe('None');
+    expect(await page.getByTestId('field-card-as-of').innerText()).toMatch(/As of \d{4}-\d{2}-\d{2} .*\(5 min\. ago\)/);
+    expect(await page.getByTestId('field-card-full-detail').getAttribute('href')).toBe(`/device/miner/detail?ip=${encodeURIComponent(S21.ip)}`);
+    await noSidewaysScroll(page);
+  });
+
+  it('finds a miner by IP, shows its localised fault labels, and lists recent miners newest first', async () => {
+    await page.getByTestId('field-card-back').click();
+    await page.getByTestId('field-home').waitFor();
+    await expect.poll(() => page.getByTestId('field-recent-row').count()).toBe(1);
+    await search(page, FAULTY.ip);
+    await page.getByTestId('field-result-row').filter({ hasText: FAULTY.sn }).first().click();
+    await page.getByTestId('field-card').waitFor();
+    expect(await page.getByTestId('field-card-ip').innerText()).toBe(FAULTY.ip);
+    const faults = await page.getByTestId('field-card-faults').innerText();
+    expect(faults).toMatch(/missing chip/i);
+    expect(faults).toMatch(/hashboard/i);
+    await page.getByTestId('field-card-back').click();
+    await expect.poll(() => page.getByTestId('field-recent-row').count()).toBe(2);
+    const order = await page.getByTestId('field-recent-row').allInnerTexts();
+    expect(order[0]).toContain(FAULTY.ip);
+    expect(order[1]).toContain(S21.ip);
+    // Enter on a whole SN opens the card directly; an SN the cache does not hold says so.
+    await page.getByTestId('field-search').fill('SMTTB000000009999');
+    await page.getByTestId('field-no-results').getByText("is not in this farm's cache").waitFor();
+    await page.getByTestId('field-search').fill(S21.sn);
+    await page.getByTestId('field-search').press('Enter');
+    await page.getByTestId('field-card').waitFor();
+    expect(await page.getByTestId('field-card-sn').innerText()).toBe(S21.sn);
+  });
+
+  it('works offline: reload /field, search from the cache and open the card', async () => {
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+    await page.waitForTimeout(1500); // the persisted query cache is written at most once a second
+    await ctx.setOffline(true);
+    try {
+      await page.goto('/field');
+      await page.getByTestId('field-home').waitFor({ timeout: 20_000 });
+      await page.getByTestId('field-offline').waitFor();
+      await expect.poll(() => page.getByTestId('field-sync-status').getAttribute('data-count')).toBe(String(COUNT));
+      await search(page, minerIp(23));
+      await page.getByTestId('field-result-row').first().click();
+      await page.getByTestId('field-card').waitFor();
+      expect(await page.getByTestId('field-card-ip').innerText()).toBe(minerIp(23));
+      // Reloading the card itself offline works too.
+      await page.reload();
+      await page.getByTestId('field-card').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('field-card-sn').innerText()).toBe('SMTTB000000000023');
+      await page.getByTestId('field-card-back').click();
+      await expect.poll(() => page.getByTestId('field-recent-row').count()).toBe(3);
+    } finally {
+      await ctx.setOffline(false);
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('field app on a desktop', () => {
+  it('keeps the dashboard as landing, offers Field in the sidebar, and the card links to the full console', async () => {
+    const ctx = await newContext(browser, server.url, { viewport: 'desktop' });
+    const page = await ctx.newPage();
+    const errors = trackPageErrors(page);
+    await loginUi(page);
+    await page.getByTestId('dashboard-page').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.locator('[data-menu-key="fieldHome"]').click();
+    await page.getByTestId('field-home').waitFor();
+    await waitForCache(page);
+    await search(page, S21.ip);
+    await page.getByTestId('field-result-row').first().click();
+    await page.getByTestId('field-card').waitFor();
+    expect(await page.getByTestId('field-card-sn').innerText()).toBe(S21.sn);
+    await page.getByTestId('field-card-full-detail').click();
+    await page.waitForURL((u) => u.pathname === '/device/miner/detail');
+    await page.getByTestId('miner-detail-page').waitFor();
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});

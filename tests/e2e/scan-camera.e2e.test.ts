@@ -1,0 +1,128 @@
+/**
+ * Camera scanning with Chromium's fake camera: a Code 128 label rendered with bwip-js and turned into a y4m
+ * video by ffmpeg (tests/support/make-label-video.ts) is what the camera sees. A label carrying the
+ * 17-character SN of a cached miner opens its card; a 16-character label shows the SN-length message while
+ * the scanner keeps scanning, and manual entry in the same dialog checks the same rule; scanning works offline
+ * (service worker + cache); a refused camera is explained. Chromium reads one
+ * fake-camera file per launch, so each label gets its own browser.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
+import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
+import { launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type E2EServer, startServer } from '../support/e2e-server';
+import { makeLabelVideo } from '../support/make-label-video';
+
+const FARM = 'scan-farm';
+const COUNT = 20;
+/** Miner 14 is an S21: its SN has 17 characters. */
+const SN = 'SMTTB000000000014';
+const SHORT = SN.slice(0, 16);
+
+let server: E2EServer;
+let dir: string;
+const browsers: Browser[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hf-labels-'));
+  server = await startServer();
+  const api = await setupAdmin(server.url);
+  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Scan farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
+  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
+    method: 'POST',
+    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: new Uint8Array(gzipBatch(snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date().toISOString() }))),
+  });
+  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+}, 180_000);
+
+afterAll(async () => {
+  for (const b of browsers) await b.close();
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function cameraBrowser(label: string, name: string): Promise<Browser> {
+  const video = await makeLabelVideo(dir, name, label);
+  const browser = await launchBrowser({
+    extraArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+  });
+  browsers.push(browser);
+  return browser;
+}
+
+/** Logged in on a phone, the farm's miners in the cache, the scanner open. */
+async function openScanner(browser: Browser, grant = true, serviceWorkers: 'allow' | 'block' = 'block'): Promise<{ page: Page; errors: Error[] }> {
+  const ctx = await newContext(browser, server.url, { viewport: 'phone', serviceWorkers });
+  if (grant) await ctx.grantPermissions(['camera'], { origin: server.url });
+  const page = await ctx.newPage();
+  const errors = trackPageErrors(page);
+  await loginUi(page);
+  await page.waitForURL((u) => u.pathname === '/field');
+  await page.getByTestId('field-sync-status').and(page.locator(`[data-count="${COUNT}"]`)).waitFor({ timeout: 30_000 });
+  await page.getByTestId('field-scan').click();
+  await page.getByTestId('barcode-scanner').waitFor();
+  return { page, errors };
+}
+
+describe('scanning an SN label with the camera', () => {
+  it('a 17-character Code 128 label opens the miner card from the cache, offline too', async () => {
+    const { page, errors } = await openScanner(await cameraBrowser(SN, 'sn-17'), true, 'allow');
+    await page.getByTestId('field-card').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toMatch(/^\/field\/miner\//);
+    expect(await page.getByTestId('field-card-sn').innerText()).toBe(SN);
+    expect(await page.getByTestId('field-card-ip').innerText()).toBe(minerIp(14));
+
+    // Offline: the service worker serves the app and the scanner's code, the cache answers the lookup.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+    await page.waitForTimeout(1500); // the persisted query cache is written at most once a second
+    await page.context().setOffline(true);
+    await page.goto('/field');
+    await page.getByTestId('field-offline').waitFor({ timeout: 20_000 });
+    await page.getByTestId('field-scan').click();
+    await page.getByTestId('field-card').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('field-card-sn').innerText()).toBe(SN);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a 16-character label shows the SN-length message and keeps scanning; manual entry checks the same rule', async () => {
+    const { page, errors } = await openScanner(await cameraBrowser(SHORT, 'sn-16'));
+    const message = page.getByTestId('scanner-message');
+    await message.waitFor({ timeout: 20_000 });
+    expect(await message.innerText()).toBe('SN must be 17 characters (this one has 16).');
+    expect(await page.getByTestId('barcode-scanner').getAttribute('data-camera')).toBe('scanning');
+    await page.waitForTimeout(2500); // the same label keeps being read: still no card
+    expect(new URL(page.url()).pathname).toBe('/field');
+    expect(await page.getByTestId('field-card').count()).toBe(0);
+
+    await page.getByTestId('scanner-manual-input').fill('SMTTB000000009999');
+    await page.getByTestId('scanner-manual-submit').click();
+    await page.getByTestId('scanner-notice').getByText("is not in this farm's cache").waitFor();
+    await page.getByTestId('scanner-manual-input').fill(SN.toLowerCase());
+    await page.getByTestId('scanner-manual-submit').click();
+    await page.getByTestId('field-card').waitFor();
+    expect(await page.getByTestId('field-card-sn').innerText()).toBe(SN);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a refused camera permission is explained and manual entry still opens the card', async () => {
+    const browser = await launchBrowser({ extraArgs: ['--use-fake-device-for-media-stream'] });
+    browsers.push(browser);
+    const { page, errors } = await openScanner(browser, false);
+    const problem = page.getByTestId('scanner-camera-problem');
+    await problem.waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('barcode-scanner').getAttribute('data-camera')).toBe('denied');
+    expect(await problem.innerText()).toContain('Camera access is blocked');
+    await page.getByTestId('scanner-manual-input').fill(SN);
+    await page.getByTestId('scanner-manual-submit').click();
+    await page.getByTestId('field-card').waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});

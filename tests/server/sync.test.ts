@@ -1,0 +1,313 @@
+/**
+ * Delta sync (GET /api/sync/<collection>): a fleet uploaded through the agent uplink is paged out completely
+ * with a correct `more`; the cursor then answers nothing until an ingest, a change of marks (batchCustomer), a
+ * deletion or a customer change, and then exactly those; rows and tombstones interleave without skipping;
+ * pruned tombstones force a reset; farm membership, permissions and bad parameters are refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSION } from '@shared/menu-catalogue';
+import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { MinerRow } from '@shared/schemas/miner';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import type { CustomerSyncRow, MinerSyncRow, SyncPage } from '@shared/schemas/sync';
+import { sql } from 'kysely';
+import { readMinerSyncRows } from '@server/domains/sync/miner-sync-rows';
+import { pruneSyncTombstones } from '@server/domains/sync/prune-tombstones';
+import { readSyncPage, settledVersion } from '@server/domains/sync/sync-feed';
+import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+
+const FLEET = 25;
+const T0 = Date.now() - 3_600_000;
+const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
+
+describe('delta sync', () => {
+  let t: TestApp;
+  let admin: Client;
+  let member: Client;
+  let minersOnly: Client;
+  let farmA: { agentKey: string; secret: string };
+  let farmB: { agentKey: string; secret: string };
+  let seq = 0;
+  /** Cursor after the complete first sync of farm A's miners. */
+  let cursor = '';
+
+  const upload = async (creds: { agentKey: string; secret: string }, snapshots: MinerSnapshot[]) => {
+    seq += 1;
+    const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: snapshots[0]!.takenAt, cycleDurationMs: 8000, snapshots };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
+      headers: { authorization: agentAuthorization(creds.agentKey, creds.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipBatch(batch),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  const page = async <Row = MinerSyncRow>(query: Record<string, string>, client: Client = admin, collection = 'miners') => {
+    const res = await client.get(`/api/sync/${collection}`, { agentKey: farmA.agentKey, ...query });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<SyncPage<Row>>(res).data;
+  };
+
+  /** Every page from `since` until more is false. */
+  const drain = async (since: string | undefined, limit: number, collection = 'miners') => {
+    const pages: SyncPage<MinerSyncRow>[] = [];
+    let c = since;
+    for (let i = 0; i < 100; i++) {
+      const p = await page({ ...(c === undefined ? {} : { since: c }), limit: String(limit) }, admin, collection);
+      pages.push(p);
+      c = p.cursor;
+      if (!p.more) break;
+    }
+    return { pages, cursor: c ?? '', rows: pages.flatMap((p) => p.rows), deleted: pages.flatMap((p) => p.deleted) };
+  };
+
+  const minerId = async (ip: string) => (await t.db.selectFrom('miners').select('id').where('agent_key', '=', farmA.agentKey).where('ip', '=', ip).executeTakeFirstOrThrow()).id;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await setupAdmin(t.app);
+    farmA = await createFarm(admin, 'sync-a');
+    farmB = await createFarm(admin, 'sync-b');
+    member = (await createMember(admin, 'sync-member', [PERMISSION.miners, PERMISSION.customers], ['sync-a'])).client;
+    minersOnly = (await createMember(admin, 'sync-miners-only', [PERMISSION.miners], ['sync-a'])).client;
+    const fleet = Array.from({ length: FLEET }, (_, i) => minerSnapshot(i, { takenAt: at(0) }));
+    // A lower-case SN from odd firmware: the feed upper-cases it.
+    fleet[3] = { ...fleet[3]!, sn: 'jyzz0000000003abc' };
+    await upload(farmA, fleet);
+    await upload(
+      farmB,
+      [0, 1, 2].map((i) => ({ ...minerSnapshot(i, { takenAt: at(0) }), ip: `172.16.0.${i + 1}` })),
+    );
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('first sync returns every miner of the farm in version-ordered pages with a correct `more`', async () => {
+    const { pages, rows, deleted, cursor: c } = await drain(undefined, 10);
+    expect(pages.map((p) => [p.rows.length, p.more])).toEqual([
+      [10, true],
+      [10, true],
+      [5, false],
+    ]);
+    expect(deleted).toEqual([]);
+    expect(new Set(rows.map((r) => r.ip))).toEqual(new Set(Array.from({ length: FLEET }, (_, i) => minerIp(i))));
+    const versions = rows.map((r) => BigInt(r.version));
+    expect(versions.every((v, i) => i === 0 || v > versions[i - 1]!)).toBe(true);
+    expect(c).toBe(rows.at(-1)!.version);
+    expect(pages[0]!.cursor).toBe(pages[0]!.rows.at(-1)!.version);
+    cursor = c;
+  });
+
+  it('rows carry the list figures, marks and an upper-case SN', async () => {
+    const { rows } = await drain(undefined, 5000);
+    const list = body<{ list: MinerRow[] }>(await admin.get('/api/miner/list', { agentKey: farmA.agentKey, pageSize: '100' })).data.list;
+    expect(list).toHaveLength(FLEET);
+    for (const l of list) {
+      const r = rows.find((x) => x.id === l.id)!;
+      expect(r).toEqual({
+        id: l.id,
+        ip: l.ip,
+        sn: l.sn.toUpperCase(),
+        mac: l.mac,
+        make: l.make,
+        model: l.model,
+        firmwareVersion: l.firmwareVersion,
+        online: l.online,
+        statuses: l.statuses,
+        faultLabels: l.faultLabels,
+        gHS5s: l.gHS5s,
+        gHSav: l.gHSav,
+        rateIdeal: l.rateIdeal,
+        tempChipMax: l.tempChipMax,
+        tempPcbMax: l.tempPcbMax,
+        fanMin: l.fanMin,
+        fanMax: l.fanMax,
+        workMode: l.workMode,
+        customer: null,
+        accident: null,
+        accidentNote: null,
+        offShelf: false,
+        shelf: null,
+        seat: null,
+        takenAt: l.takenAt,
+        marksVersion: '0',
+        version: r.version,
+      });
+    }
+    expect(rows.find((r) => r.ip === minerIp(3))!.sn).toBe('JYZZ0000000003ABC');
+    expect(rows.some((r) => r.statuses.includes('offline'))).toBe(true);
+  });
+
+  it('a second sync with the cursor returns nothing and keeps the cursor', async () => {
+    const p = await page({ since: cursor });
+    expect(p).toEqual({ rows: [], deleted: [], cursor, more: false });
+  });
+
+  it('after an ingest, only the miners read again', async () => {
+    await upload(
+      farmA,
+      [4, 7, 11].map((i) => minerSnapshot(i, { takenAt: at(1), rateFactor: 0.5 })),
+    );
+    const { rows, deleted, cursor: c } = await drain(cursor, 2);
+    expect(rows.map((r) => r.ip).sort()).toEqual([minerIp(11), minerIp(4), minerIp(7)].sort());
+    expect(deleted).toEqual([]);
+    const s = minerSnapshot(7, { takenAt: at(1), rateFactor: 0.5 });
+    expect(rows.find((r) => r.ip === minerIp(7))!.gHS5s).toBe(s.rt5s);
+    cursor = c;
+    // Farm B's ingest is not farm A's change.
+    await upload(farmB, [{ ...minerSnapshot(0, { takenAt: at(2) }), ip: '172.16.0.1' }]);
+    expect((await page({ since: cursor })).rows).toEqual([]);
+  });
+
+  it('after a change of customer (batchCustomer), only that miner, with its marks and marksVersion', async () => {
+    const res = await admin.post('/api/minerv2/batchCustomer', { agentKey: farmA.agentKey, ips: `${minerIp(5)},${minerIp(6)}`, customer: 'ACME' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows, cursor: c } = await drain(cursor, 100);
+    expect(rows.map((r) => r.ip).sort()).toEqual([minerIp(5), minerIp(6)].sort());
+    for (const r of rows) {
+      expect(r.customer).toBe('ACME');
+      expect(r.marksVersion).not.toBe('0');
+    }
+    const marks = await t.db.selectFrom('miner_marks').select(['ip', 'version']).where('agent_key', '=', farmA.agentKey).where('ip', '=', minerIp(5)).executeTakeFirstOrThrow();
+    expect(rows.find((r) => r.ip === minerIp(5))!.marksVersion).toBe(String(marks.version));
+    cursor = c;
+  });
+
+  it('a deleted miner appears in `deleted`', async () => {
+    const id = await minerId(minerIp(9));
+    await t.db.deleteFrom('miners').where('id', '=', id).execute();
+    const p = await page({ since: cursor });
+    expect(p.rows).toEqual([]);
+    expect(p.deleted).toEqual([id]);
+    expect(p.more).toBe(false);
+    expect(BigInt(p.cursor) > BigInt(cursor)).toBe(true);
+    cursor = p.cursor;
+    // A first sync never sees the deleted miner as a row.
+    const all = await drain(undefined, 5000);
+    expect(all.rows.map((r) => r.id)).not.toContain(id);
+  });
+
+  it('rows and tombstones interleave in version order: limit 1 steps through each change once', async () => {
+    const idA = await minerId(minerIp(12));
+    const idB = await minerId(minerIp(13));
+    await t.db.deleteFrom('miners').where('id', '=', idA).execute();
+    await upload(farmA, [minerSnapshot(14, { takenAt: at(3) })]);
+    await t.db.deleteFrom('miners').where('id', '=', idB).execute();
+    await upload(farmA, [minerSnapshot(15, { takenAt: at(3) })]);
+    const { pages, cursor: c } = await drain(cursor, 1);
+    expect(pages.map((p) => ({ rows: p.rows.map((r) => r.ip), deleted: p.deleted, more: p.more }))).toEqual([
+      { rows: [], deleted: [idA], more: true },
+      { rows: [minerIp(14)], deleted: [], more: true },
+      { rows: [], deleted: [idB], more: true },
+      { rows: [minerIp(15)], deleted: [], more: false },
+    ]);
+    // The same changes in one page.
+    const one = await page({ since: cursor, limit: '50' });
+    expect(one.rows.map((r) => r.ip)).toEqual([minerIp(14), minerIp(15)]);
+    expect(one.deleted).toEqual([idA, idB]);
+    expect(one.cursor).toBe(c);
+    expect(one.more).toBe(false);
+    // Cut at 3: the 4th change waits for the next page, nothing lost.
+    const three = await page({ since: cursor, limit: '3' });
+    expect(three.rows.map((r) => r.ip)).toEqual([minerIp(14)]);
+    expect(three.deleted).toEqual([idA, idB]);
+    expect(three.more).toBe(true);
+    const rest = await page({ since: three.cursor, limit: '3' });
+    expect(rest.rows.map((r) => r.ip)).toEqual([minerIp(15)]);
+    expect(rest.more).toBe(false);
+    cursor = c;
+  });
+
+  it('versions a writer still holds uncommitted are never passed by the cursor', async () => {
+    const seqBefore = (await sql<{ v: string }>`select last_value::text as v from row_version_seq`.execute(t.db)).rows[0]!.v;
+    await t.db.transaction().execute(async (trx) => {
+      // The writer in flight: a change of marks (its versions are visible to itself, not yet to anyone else).
+      await trx.updateTable('miner_marks').set({ customer: 'Pending Ltd' }).where('agent_key', '=', farmA.agentKey).where('ip', '=', minerIp(5)).execute();
+      expect(await settledVersion(trx)).toBe(seqBefore);
+      const inFlight = await readSyncPage(trx, 'miners', { agentKey: farmA.agentKey, since: cursor, limit: 100 }, readMinerSyncRows);
+      expect(inFlight).toEqual({ rows: [], deleted: [], cursor, more: false });
+    });
+    // Committed: the lock is gone and the change is handed out.
+    expect(BigInt(await settledVersion(t.db))).toBeGreaterThan(BigInt(seqBefore));
+    const p = await page({ since: cursor });
+    expect(p.rows.map((r) => [r.ip, r.customer])).toEqual([[minerIp(5), 'Pending Ltd']]);
+    cursor = p.cursor;
+  });
+
+  it('customers: created, renamed and deleted customers reach the feed', async () => {
+    const insert = async (name: string) =>
+      (
+        await t.db
+          .insertInto('customers')
+          .values({ agent_key: farmA.agentKey, name, contract: 'Ann', email: 'ann@example.com', electric_unit: 'USD', electric_price: '0.0500', hosting_result: '[]' })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const a = await insert('Alpha Hosting');
+    const b = await insert('Beta Hosting');
+    const first = await page<CustomerSyncRow>({}, member, 'customers');
+    expect(first.rows.map((r) => [r.id, r.name])).toEqual([
+      [a, 'Alpha Hosting'],
+      [b, 'Beta Hosting'],
+    ]);
+    expect(first.more).toBe(false);
+    await t.db.updateTable('customers').set({ name: 'Alpha Hosting Ltd' }).where('id', '=', a).execute();
+    await t.db.deleteFrom('customers').where('id', '=', b).execute();
+    const next = await page<CustomerSyncRow>({ since: first.cursor }, member, 'customers');
+    expect(next.rows.map((r) => [r.id, r.name])).toEqual([[a, 'Alpha Hosting Ltd']]);
+    expect(next.deleted).toEqual([b]);
+    expect((await page<CustomerSyncRow>({ since: next.cursor }, member, 'customers')).rows).toEqual([]);
+  });
+
+  it('pruned tombstones: an older cursor restarts from the beginning with reset, a newer one does not', async () => {
+    const old = cursor;
+    const id = await minerId(minerIp(16));
+    await t.db.deleteFrom('miners').where('id', '=', id).execute();
+    const after = await page({ since: old });
+    expect(after.deleted).toEqual([id]);
+    expect(after.reset).toBeUndefined();
+    // 31 days later the tombstone is pruned.
+    expect(await pruneSyncTombstones(t.db, new Date(Date.now() + 31 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    const stale = await page({ since: old, limit: '5000' });
+    expect(stale.reset).toBe(true);
+    expect(stale.rows).toHaveLength(FLEET - 4);
+    expect(stale.rows.map((r) => r.id)).not.toContain(id);
+    const fresh = await page({ since: after.cursor });
+    expect(fresh).toEqual({ rows: [], deleted: [], cursor: after.cursor, more: false });
+    // No cursor = everything anyway, no reset flag.
+    expect((await page({ limit: '1' })).reset).toBeUndefined();
+  });
+
+  it("a member of farm A asking with farm B's agentKey gets 403; customers need 61000", async () => {
+    expect((await member.get('/api/sync/miners', { agentKey: farmA.agentKey })).statusCode).toBe(200);
+    for (const c of ['miners', 'customers']) {
+      const res = await member.get(`/api/sync/${c}`, { agentKey: farmB.agentKey });
+      expect(res.statusCode, c).toBe(403);
+      expect(body(res).code).toBe(4031);
+    }
+    expect((await minersOnly.get('/api/sync/miners', { agentKey: farmA.agentKey })).statusCode).toBe(200);
+    expect((await minersOnly.get('/api/sync/customers', { agentKey: farmA.agentKey })).statusCode).toBe(403);
+    const anon = await t.app.inject({ method: 'GET', url: `/api/sync/miners?agentKey=${farmA.agentKey}` });
+    expect(anon.statusCode).toBe(401);
+  });
+
+  it('a bad cursor or limit gets 400 with a localised message; an unknown collection 404', async () => {
+    for (const since of ['abc', '-1', '1.5', '99999999999999999999', '9223372036854775808']) {
+      const res = await admin.get('/api/sync/miners', { agentKey: farmA.agentKey, since });
+      expect(res.statusCode, since).toBe(400);
+      expect(body<{ fields: Record<string, string> }>(res).data.fields.since).toBe('The sync cursor must be a version number from a previous answer');
+    }
+    expect((await admin.get('/api/sync/miners', { agentKey: farmA.agentKey, since: '9223372036854775807' })).statusCode).toBe(200);
+    for (const limit of ['0', '5001', 'x']) {
+      const res = await admin.get('/api/sync/miners', { agentKey: farmA.agentKey, limit });
+      expect(res.statusCode, limit).toBe(400);
+      expect(Object.keys(body<{ fields: Record<string, string> }>(res).data.fields)).toEqual(['limit']);
+    }
+    const zh = await t.app.inject({ method: 'GET', url: `/api/sync/miners?agentKey=${farmA.agentKey}&since=x`, headers: { cookie: admin.cookie!, I18N: 'zh-CN' } });
+    expect(body(zh).msg).toBe('同步游标必须是上一次应答中的版本号');
+    const unknown = await admin.get('/api/sync/assets', { agentKey: farmA.agentKey });
+    expect(unknown.statusCode).toBe(404);
+    expect(body(unknown).msg).toBe('Not found');
+  });
+});
