@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
 
@@ -36,6 +37,22 @@ describe('farms', () => {
     expect(rotated).not.toBe(secret);
     expect((await admin.post('/api/agent/deletev2', { agentKey: 'north-1' })).statusCode).toBe(200);
     expect(await t.db.selectFrom('farms').selectAll().where('agent_key', '=', 'north-1').execute()).toHaveLength(0);
+  });
+
+  it('deletes a farm that has miners, marks, customers and history (its sync tombstones go with it)', async () => {
+    await createFarm(admin, 'full-1');
+    await sql`insert into customers (agent_key, name, contract, electric_unit, electric_price) values ('full-1', 'c', 'x', 'USD', 1)`.execute(t.db);
+    await sql`insert into miners (agent_key, ip, snapshot, taken_at) values ('full-1', '10.0.0.1', '{}', now()), ('full-1', '10.0.0.2', '{}', now())`.execute(t.db);
+    await t.db.insertInto('miner_marks').values({ agent_key: 'full-1', ip: '10.0.0.1', customer: 'c' }).execute();
+    await sql`insert into farm_stats_minute (agent_key, at, real_ghs, ideal_ghs, total, online, qualified) values ('full-1', now(), 1, 1, 2, 2, 2)`.execute(t.db);
+    // A miner deleted while the farm lives leaves a tombstone for the phones.
+    await sql`delete from miners where agent_key = 'full-1' and ip = '10.0.0.2'`.execute(t.db);
+    expect(await t.db.selectFrom('sync_tombstones').select('row_key').where('agent_key', '=', 'full-1').execute()).toHaveLength(1);
+    const res = await admin.post('/api/agent/deletev2', { agentKey: 'full-1' });
+    expect(body(res).code).toBe(0);
+    for (const table of ['miners', 'miner_marks', 'customers', 'sync_tombstones', 'farm_stats_minute'] as const) {
+      expect(await t.db.selectFrom(table).select('agent_key').where('agent_key', '=', 'full-1').execute()).toHaveLength(0);
+    }
   });
 
   it('applies the region rules of spec 1 §4', async () => {

@@ -256,9 +256,21 @@ describe('miner monitoring (read side)', () => {
       expect(ipsOf((await list({ keyword: '10.0.0.1' })).list)).toEqual(expectIps((s) => s.ip.startsWith('10.0.0.1')));
       expect(ipsOf((await list({ keyword: 'duplicate-sn' })).list)).toEqual([minerIp(13), minerIp(14)]);
       expect((await list({ keyword: '%' })).total).toBe(0);
-      // Filters combine with AND; empty values filter nothing; customer / subArea / shelf are accepted.
+      // Filters combine with AND; empty values filter nothing; shelf is accepted (no shelves yet).
       expect(ipsOf((await list({ model: 'S21', network: 'offline' })).list)).toEqual(expectIps((s) => s.model === 'S21' && !s.online));
-      expect((await list({ status: '', model: '', customer: 'c1', subArea: '2', shelf: 'A-1' })).total).toBe(all.length);
+      expect((await list({ status: '', model: '', shelf: 'A-1' })).total).toBe(all.length);
+      // Customer: as recorded on the miner (by name, or the customer's id from /api/options/customer).
+      expect((await list({ customer: 'c1' })).total).toBe(0);
+      await t.db
+        .insertInto('miner_marks')
+        .values([minerIp(2), minerIp(5)].map((ip) => ({ agent_key: farmA.agentKey, ip, customer: 'c1' })))
+        .execute();
+      expect(ipsOf((await list({ customer: 'c1' })).list)).toEqual([minerIp(2), minerIp(5)]);
+      expect(ipsOf((await list({ customer: 'c1', keyword: minerIp(5) })).list)).toEqual([minerIp(5)]);
+      await t.db.deleteFrom('miner_marks').where('agent_key', '=', farmA.agentKey).execute();
+      // Sub-area: an unknown or malformed id matches nothing (the sub-area suite covers real trees).
+      expect((await list({ subArea: '2' })).total).toBe(0);
+      expect((await list({ subArea: 'x' })).total).toBe(0);
     });
 
     it('sorts by any whitelisted column with IP as the tie-break', async () => {

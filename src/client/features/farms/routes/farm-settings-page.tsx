@@ -99,15 +99,17 @@ function DeleteFarmCard({ agentKey, name }: { agentKey: string; name: string }) 
           onSubmit={(e) => {
             e.preventDefault();
             if (!matches) return;
-            remove.mutate(agentKey, {
-              onSuccess: () => {
+            // mutateAsync, not mutate callbacks: removing the deleted farm's queries can unmount this card before
+            // per-call callbacks run (TanStack Query then skips them), and the page would stay on the deleted farm.
+            remove.mutateAsync(agentKey).then(
+              () => {
                 notifySuccess(t('feedback.deleteSuccess'));
                 close();
                 setAgentKey(null);
                 void navigate('/agents');
               },
-              onError: (error) => notifyFailure(error, t('feedback.failed')),
-            });
+              (error: unknown) => notifyFailure(error, t('feedback.failed')),
+            );
           }}
         >
           <Stack>

@@ -7,7 +7,7 @@ import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, Title } from
 import { IconArrowLeft, IconExternalLink } from '@tabler/icons-react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
-import { Link, Navigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAgentKey } from '@client/lib/agent-key';
 import { FieldNoFarm } from '../components/field-no-farm';
@@ -18,9 +18,16 @@ import { getCachedMiner, recordVisit } from '../lib/field-cache';
 export function FieldMinerPage() {
   const agentKey = useAgentKey();
   const { minerId = '' } = useParams();
-  const firstKey = useRef(agentKey);
+  const navigate = useNavigate();
+  // Leave only on a real switch from one farm to another: on a fresh page load the farm may be settled a
+  // moment after the first render (no farm → the stored farm), which is not a switch.
+  const shownFarm = useRef<string | null>(null);
+  useEffect(() => {
+    if (!agentKey) return;
+    if (shownFarm.current !== null && shownFarm.current !== agentKey) void navigate('/field', { replace: true });
+    shownFarm.current = agentKey;
+  }, [agentKey, navigate]);
   if (!minerId) return <Navigate to="/field" replace />;
-  if (agentKey !== firstKey.current) return <Navigate to="/field" replace />;
   if (!agentKey) return <FieldNoFarm />;
   return <FieldMiner key={`${agentKey}:${minerId}`} agentKey={agentKey} minerId={minerId} />;
 }
