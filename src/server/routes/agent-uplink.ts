@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { AGENT_UPLINK_PREFIX, AgentConfig, Heartbeat, SnapshotBatch, TaskResultReport, isExactSnapshotBatch } from '@shared/schemas/agent-uplink';
 import { whitelistForAgent } from '../domains/customers-pools/pools.repository';
 import { ingestSnapshots } from '../domains/miners/ingest-snapshots';
-import { refreshPlannerStatsAfterUpload } from '../domains/miners/planner-stats';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
 
@@ -67,11 +66,9 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
   // (The route has a body schema only, so this compiler is asked for the body alone.)
   const viaZod = validatorCompiler({ schema: SnapshotBatch, method: 'POST', url: p('/snapshots'), httpPart: 'body' });
   const snapshotBodyValidator = () => (data: unknown) => (isExactSnapshotBatch(data) ? { value: data } : viaZod(data));
-  app.post(p('/snapshots'), { config: cfg, bodyLimit: 256 * 1024 * 1024, schema: { tags, body: SnapshotBatch }, validatorCompiler: snapshotBodyValidator }, async (req) => {
-    const result = await ingestSnapshots(db, req.agent!.agentKey, req.body);
-    if (result.accepted > 0) refreshPlannerStatsAfterUpload(db, req.agent!.agentKey, (err) => req.log.warn({ err }, 'analyze after upload failed'));
-    return ok(result);
-  });
+  app.post(p('/snapshots'), { config: cfg, bodyLimit: 256 * 1024 * 1024, schema: { tags, body: SnapshotBatch }, validatorCompiler: snapshotBodyValidator }, async (req) =>
+    ok(await ingestSnapshots(db, req.agent!.agentKey, req.body)),
+  );
 
   app.post(p('/heartbeat'), { config: cfg, schema: { tags, body: HeartbeatBody } }, async (req) => {
     const b = req.body;

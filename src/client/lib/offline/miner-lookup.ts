@@ -9,6 +9,7 @@
  *   SN matches first, then IP matches, each in index order, without duplicates.
  */
 import type { MinerSyncRow } from '@shared/schemas/sync';
+import { normaliseSn } from '@shared/sn';
 import { type Cached, offlineDb } from './db';
 
 export type CachedMiner = Cached<MinerSyncRow>;
@@ -16,10 +17,6 @@ export type CachedMiner = Cached<MinerSyncRow>;
 export const SN_LOOKUP_MEASURE = 'hf-sn-lookup';
 /** Sorts after every character an SN or IP holds: upper bound of a prefix range. */
 const HIGH = '\uffff';
-
-export function normaliseSn(sn: string): string {
-  return sn.trim().toUpperCase();
-}
 
 export async function findMinerBySn(agentKey: string, sn: string): Promise<CachedMiner | null> {
   const key = normaliseSn(sn);
