@@ -232,6 +232,9 @@ export function validatePoolGroupForm(v: PoolGroupFormValues, available: Readonl
     if (key) errors[field] = key;
   }
   if (v.subAccount1Id === '') errors.subAccount1Id = 'validation.subAccountRequired';
+  // A sub-account of pool 2 or 3 needs that pool's address (the server refuses it too).
+  if (v.subAccount2Id !== '' && v.pool2Url.trim() === '') errors.pool2Url = 'validation.poolUrlRequired';
+  if (v.subAccount3Id !== '' && v.pool3Url.trim() === '') errors.pool3Url = 'validation.poolUrlRequired';
   if (v.poolGroupHosting.length === 0) errors.poolGroupHosting = 'validation.hostingAtLeastOne';
   const seen = new Set<string>();
   v.poolGroupHosting.forEach((row, i) => {

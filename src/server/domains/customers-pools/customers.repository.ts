@@ -90,7 +90,7 @@ export async function saveCustomer(db: DB, b: SaveCustomerBody): Promise<Custome
 /** Deletes a customer of the farm; one still named by a pool group is refused (409). */
 export async function deleteCustomer(db: DB, agentKey: string, id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const used = await trx.selectFrom('pool_groups').select('id').where('customer_id', '=', id).limit(1).executeTakeFirst();
+    const used = await trx.selectFrom('pool_groups').select('id').where('agent_key', '=', agentKey).where('customer_id', '=', id).limit(1).executeTakeFirst();
     if (used) throw fieldError('id', 'validation.customerInUse', 'conflict');
     const res = await trx.deleteFrom('customers').where('agent_key', '=', agentKey).where('id', '=', id).executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) throw new AppError('notFound');

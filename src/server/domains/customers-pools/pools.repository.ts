@@ -107,6 +107,7 @@ export async function deleteSubAccount(db: DB, agentKey: string, id: string): Pr
     const used = await trx
       .selectFrom('pool_groups')
       .select('id')
+      .where('agent_key', '=', agentKey)
       .where((eb) => eb.or([eb('sub_account1_id', '=', id), eb('sub_account2_id', '=', id), eb('sub_account3_id', '=', id)]))
       .limit(1)
       .executeTakeFirst();

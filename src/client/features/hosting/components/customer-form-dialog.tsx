@@ -11,7 +11,7 @@ import { type Customer, type CustomerFormValues, MAX_CONTACTS, customerFormToBod
 import { HASHRATE_UNITS } from '@shared/units';
 import { LIMITS } from '@shared/validation';
 import { useFixedOptions, useSaveCustomer } from '../api/customers-api';
-import { emptyHostingRow, withTypeChanged } from '../lib/customer-form';
+import { emptyHostingRow, priceForCurrency, withTypeChanged } from '../lib/customer-form';
 
 /** Dialog width of spec 2 §9. */
 export const CUSTOMER_DIALOG_WIDTH = 850;
@@ -69,7 +69,7 @@ function CustomerForm({ agentKey, customer, onClose }: Omit<CustomerFormDialogPr
           <TextInput label={t('customers:form.contract')} withAsterisk maxLength={LIMITS.customerNameMax} name="contract" {...form.getInputProps('contract')} error={err('contract')} />
         </SimpleGrid>
         {form.values.contacts.map((contact, i) => (
-          <Group key={i} align="flex-start" gap="xs" wrap="nowrap" data-testid={`customer-contact-${i}`}>
+          <Group key={i} align="flex-start" gap="xs" wrap="wrap" data-testid={`customer-contact-${i}`}>
             <Select
               w={130}
               label={i === 0 ? t('customers:form.contactType') : t('customers:form.contactType2')}
@@ -80,6 +80,7 @@ function CustomerForm({ agentKey, customer, onClose }: Omit<CustomerFormDialogPr
                 { value: 'email', label: t('customers:form.email') },
               ]}
               value={contact.kind}
+              data-testid={`customer-contact-kind-${i}`}
               onChange={(v) => {
                 form.setFieldValue(`contacts.${i}.kind`, v === 'email' ? 'email' : 'mobile');
                 form.setFieldValue(`contacts.${i}.value`, '');
@@ -93,11 +94,12 @@ function CustomerForm({ agentKey, customer, onClose }: Omit<CustomerFormDialogPr
                 allowDeselect={false}
                 data={areaData}
                 value={contact.areaCode}
+                data-testid={`customer-area-code-${i}`}
                 onChange={(v) => form.setFieldValue(`contacts.${i}.areaCode`, v ?? LIMITS.defaultAreaCode)}
               />
             )}
             <TextInput
-              style={{ flex: 1 }}
+              style={{ flex: 1, minWidth: 180 }}
               label={contact.kind === 'email' ? t('customers:form.email') : t('customers:form.mobile')}
               withAsterisk={i === 0}
               inputMode={contact.kind === 'email' ? 'email' : 'tel'}
@@ -130,8 +132,11 @@ function CustomerForm({ agentKey, customer, onClose }: Omit<CustomerFormDialogPr
               { value: 'USD', label: 'USD' },
             ]}
             value={form.values.electricUnit}
+            data-testid="customer-currency"
             onChange={(v) => {
-              if (isCurrency(v)) form.setFieldValue('electricUnit', v);
+              if (!isCurrency(v)) return;
+              form.setFieldValue('electricUnit', v);
+              form.setFieldValue('electricPrice', priceForCurrency(form.getValues().electricPrice, v));
             }}
           />
           <NumberInput
@@ -142,7 +147,11 @@ function CustomerForm({ agentKey, customer, onClose }: Omit<CustomerFormDialogPr
             step={rule.step}
             decimalScale={rule.decimals}
             allowNegative={false}
-            rightSection={<Text size="xs" c="dimmed">{rule.unit}</Text>}
+            rightSection={
+              <Text size="xs" c="dimmed" data-testid="customer-price-unit">
+                {rule.unit}
+              </Text>
+            }
             rightSectionWidth={56}
             name="electricPrice"
             value={form.values.electricPrice}

@@ -12,7 +12,7 @@ import { type PoolGroup, type PoolGroupFormValues, validatePoolGroupForm } from 
 import { useCustomerList } from '../api/customers-api';
 import { CustomerFormDialog } from './customer-form-dialog';
 import { useHostingInfo, useSavePoolGroup, useSubAccounts } from '../api/pools-api';
-import { availableByKey, emptyGroupRow, poolGroupFormToBody, poolGroupToForm, rowOptions, withCustomerChanged } from '../lib/pool-forms';
+import { availableByKey, emptyGroupRow, poolGroupFormToBody, poolGroupToForm, rowOptions, withCustomerChanged, withRowChosen } from '../lib/pool-forms';
 
 /** Dialog width of spec 2 §9. */
 export const POOL_GROUP_DIALOG_WIDTH = 810;
@@ -39,7 +39,7 @@ function PoolGroupForm({ agentKey, group, onClose }: Omit<PoolGroupDialogProps, 
   const available = availableByKey(hostingRows);
   const err = (path: string) => fieldMessage(t, form.errors[path]);
   const subData = (subs.data?.list ?? []).map((s) => ({ value: s.id, label: `${s.accountName} (${s.poolName})` }));
-  const chosen = form.values.poolGroupHosting.map((r) => r.key);
+  const rowData = rowOptions(hostingRows);
 
   const submit = form.onSubmit((values) => {
     const errors = validatePoolGroupForm(values, available);
@@ -135,9 +135,14 @@ function PoolGroupForm({ agentKey, group, onClose }: Omit<PoolGroupDialogProps, 
                 style={{ flex: 1 }}
                 label={t('pools:group.hostingRow')}
                 withAsterisk
-                data={rowOptions(hostingRows, chosen, row.key)}
+                data={rowData}
                 value={row.key || null}
-                onChange={(v) => form.setFieldValue(`poolGroupHosting.${i}`, { key: v ?? '', minerNum: '' })}
+                onChange={(v) => {
+                  const next = withRowChosen(form.getValues(), i, v ?? '');
+                  form.setFieldValue(`poolGroupHosting.${i}`, next.values.poolGroupHosting[i] ?? emptyGroupRow());
+                  if (next.duplicate) form.setFieldError(`poolGroupHosting.${i}.key`, 'validation.hostingDuplicate');
+                  else form.clearFieldError(`poolGroupHosting.${i}.key`);
+                }}
                 error={err(`poolGroupHosting.${i}.key`)}
                 data-testid={`pool-group-row-${i}`}
               />

@@ -51,6 +51,7 @@ function WhitelistForm({ agentKey, entry, onClose }: Omit<WhitelistDialogProps, 
             withAsterisk={i === 0}
             placeholder="stratum+tcp://"
             spellCheck={false}
+            name={`urls.${i}`}
             data-autofocus={i === 0 ? true : undefined}
             {...form.getInputProps(`urls.${i}`)}
             error={fieldMessage(t, form.errors[`urls.${i}`])}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CustomerFormValues, customerFormToBody, customerToForm, validateCustomerForm } from '@shared/schemas/customer';
-import { emptyHostingRow, priceLabel, withTypeChanged } from './customer-form';
+import { emptyHostingRow, priceForCurrency, priceLabel, withTypeChanged } from './customer-form';
 
 const valid = (): CustomerFormValues => ({
   name: 'Acme',
@@ -39,6 +39,13 @@ describe('customer dialog rules (spec 2 §5)', () => {
     expect(validateCustomerForm({ ...valid(), electricUnit: 'USD', electricPrice: '0.0001' })).toEqual({});
     expect(priceLabel('0.35', 'CNY')).toBe('0.35 ¥/kwh');
     expect(priceLabel('0.0525', 'USD')).toBe('0.0525 $/kwh');
+  });
+
+  it('rounds the price to the new currency\'s decimals when the currency changes', () => {
+    expect(priceForCurrency('0.0525', 'CNY')).toBe('0.05');
+    expect(priceForCurrency('0.35', 'USD')).toBe('0.35');
+    expect(priceForCurrency('0.35', 'CNY')).toBe('0.35');
+    expect(priceForCurrency('', 'CNY')).toBe('');
   });
 
   it('checks every hosting row and keeps at least one', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type HostingInfoRow, type PoolGroupFormValues, type SubAccount, hostingKey, validatePoolGroupForm, validateSubAccountForm } from '@shared/schemas/pool';
-import { availableByKey, observerTestProblem, observerTestSatisfied, poolGroupFormToBody, rowOptions, validateWhitelistForm, withCustomerChanged } from './pool-forms';
+import { availableByKey, observerTestProblem, observerTestSatisfied, poolGroupFormToBody, rowOptions, validateWhitelistForm, withCustomerChanged, withRowChosen } from './pool-forms';
 import { tabFromLocation } from './pool-tabs';
 
 const rows: HostingInfoRow[] = [
@@ -45,7 +45,21 @@ describe('pool group dialog rules (spec 2 §5)', () => {
     expect(validatePoolGroupForm(group({ poolGroupHosting: [{ key: s21, minerNum: '5' }] }), available)).toEqual({ 'poolGroupHosting.0.minerNum': 'validation.minerNumOverAvailable' });
     expect(validatePoolGroupForm(group({ poolGroupHosting: [{ key: s21, minerNum: '1' }, { key: s21, minerNum: '1' }] }), available)).toEqual({ 'poolGroupHosting.1.key': 'validation.hostingDuplicate' });
     expect(validatePoolGroupForm(group({ poolGroupHosting: [] }), available)).toEqual({ poolGroupHosting: 'validation.hostingAtLeastOne' });
-    expect(rowOptions(rows, [s21, s19], s19).map((o) => o.value)).toEqual([s19]);
+    expect(rowOptions(rows).map((o) => o.value)).toEqual([s21, s19]);
+  });
+  it('clears a type and hashrate pair that another row already holds', () => {
+    const v = group({ poolGroupHosting: [{ key: s21, minerNum: '4' }, { key: '', minerNum: '' }] });
+    const dup = withRowChosen(v, 1, s21);
+    expect(dup.duplicate).toBe(true);
+    expect(dup.values.poolGroupHosting).toEqual([{ key: s21, minerNum: '4' }, { key: '', minerNum: '' }]);
+    const fresh = withRowChosen(v, 1, s19);
+    expect(fresh.duplicate).toBe(false);
+    expect(fresh.values.poolGroupHosting[1]).toEqual({ key: s19, minerNum: '' });
+    // Re-picking its own pair is no duplicate.
+    expect(withRowChosen(v, 0, s21).duplicate).toBe(false);
+  });
+  it('needs the address of pool 2 or 3 when its sub-account is chosen', () => {
+    expect(validatePoolGroupForm(group({ subAccount2Id: 's2', subAccount3Id: 's3' }), available)).toEqual({ pool2Url: 'validation.poolUrlRequired', pool3Url: 'validation.poolUrlRequired' });
   });
   it('changing the customer resets the rows to one empty row', () => {
     const v = group({ poolGroupHosting: [{ key: s21, minerNum: '4' }, { key: s19, minerNum: '1' }] });

@@ -64,14 +64,19 @@ export function availableByKey(rows: readonly HostingInfoRow[]): Map<string, num
   return new Map(rows.map((r) => [hostingKey(r), r.available]));
 }
 
-/** The options of a row: the customer's rows not chosen by another row of the group (a pair cannot repeat). */
-export function rowOptions(rows: readonly HostingInfoRow[], chosen: readonly string[], own: string): { value: string; label: string }[] {
-  return rows
-    .filter((r) => {
-      const key = hostingKey(r);
-      return key === own || !chosen.includes(key);
-    })
-    .map((r) => ({ value: hostingKey(r), label: `${r.type} · ${r.coinType} · ${r.hashRate} ${r.hashRateUnit}` }));
+/** The options of every row: all of the customer's rows (type · coin · hashrate). */
+export function rowOptions(rows: readonly HostingInfoRow[]): { value: string; label: string }[] {
+  return rows.map((r) => ({ value: hostingKey(r), label: `${r.type} · ${r.coinType} · ${r.hashRate} ${r.hashRateUnit}` }));
+}
+
+/**
+ * Row `index` picks `key`. The same pair of type and hashrate cannot repeat across rows (spec 2 §5): a pair another
+ * row already holds is cleared, and `duplicate` tells the dialog to say why. A new pick empties minerNum.
+ */
+export function withRowChosen(values: PoolGroupFormValues, index: number, key: string): { values: PoolGroupFormValues; duplicate: boolean } {
+  const duplicate = key !== '' && values.poolGroupHosting.some((r, i) => i !== index && r.key === key);
+  const poolGroupHosting = values.poolGroupHosting.map((r, i) => (i === index ? { key: duplicate ? '' : key, minerNum: '' } : r));
+  return { values: { ...values, poolGroupHosting }, duplicate };
 }
 
 /** The pool-group dialog's values as the save body; URLs trimmed, hosting rows as JSON text. */
