@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accessRoutes } from './access';
+import { agentPackageRoutes } from './agent-package';
 import { agentUplinkRoutes } from './agent-uplink';
 import { approvalRoutes } from './approvals';
 import { authRoutes } from './auth';
@@ -16,4 +17,4 @@ import { subAreaRoutes } from './sub-areas';
 import { syncRoutes } from './sync';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes, agentPackageRoutes];

@@ -1,11 +1,16 @@
-/** Calls of the add-farm wizard: all existing endpoints (farms, scan IP ranges, customers, pool groups, users, roles, approval setting). */
+/**
+ * Calls of the add-farm wizard: the existing endpoints (farms, scan IP ranges, customers, pool groups, users,
+ * roles, approval setting, sub-areas and sub-IP segments) and the agent package download.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@client/lib/api-client';
+import { ApiError, REQUEST_TIMEOUT_MS, api } from '@client/lib/api-client';
 import { sessionKeys } from '@client/lib/session-api';
+import type { Envelope } from '@shared/errors';
 import type { ApprovalSetting } from '@shared/schemas/approvals';
 import type { Option, Page } from '@shared/schemas/common';
 import type { FarmInfo, FarmSecret, NucStatus } from '@shared/schemas/farm';
 import type { ScanIpRange } from '@shared/schemas/scan-ip';
+import type { SubArea, SubIpSegment } from '@shared/schemas/sub-areas';
 
 export const setupKeys = {
   all: ['farmSetup'] as const,
@@ -18,6 +23,8 @@ export const setupKeys = {
   users: (agentKey: string) => [...setupKeys.all, 'users', agentKey] as const,
   roles: ['farmSetup', 'roles'] as const,
   approval: (agentKey: string) => [...setupKeys.all, 'approval', agentKey] as const,
+  areas: (agentKey: string) => [...setupKeys.all, 'areas', agentKey] as const,
+  segments: (agentKey: string, areaId: number) => [...setupKeys.all, 'segments', agentKey, areaId] as const,
 };
 
 /** The farm of the wizard; a 404 / 403 (deleted, or not a member) answers an error the page shows. */
@@ -135,5 +142,82 @@ export function useSaveSetupRange() {
   return useMutation({
     mutationFn: (input: { agentKey: string; ipBegin: string; ipEnd: string; remark: string }) => api.post<ScanIpRange>('/api/scanip/save', { ...input, amount: '0' }),
     onSuccess: (_r, input) => Promise.all([qc.invalidateQueries({ queryKey: setupKeys.ranges(input.agentKey) }), qc.invalidateQueries({ queryKey: ['scanIp'] })]),
+  });
+}
+
+/** Agent connection polled every 3 s while the restart step waits for the agent's next report. */
+export function useRestartWatch(agentKey: string, watching: boolean) {
+  return useQuery({
+    queryKey: [...setupKeys.status(agentKey), 'restart'],
+    queryFn: () => api.get<NucStatus>('/api/agent/status', { agentKey }),
+    refetchInterval: watching ? 3_000 : false,
+  });
+}
+
+export interface DownloadedFile {
+  fileName: string;
+  blob: Blob;
+}
+
+/** GET /api/agent/package as a file; a refusal (an envelope) rejects with its message. */
+export async function fetchAgentPackage(agentKey: string, locale: string): Promise<DownloadedFile> {
+  const res = await fetch(`/api/agent/package?${new URLSearchParams({ agentKey }).toString()}`, {
+    credentials: 'include',
+    headers: { I18N: locale, agentKey },
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS * 4),
+  });
+  if (!res.ok || !/gzip/.test(res.headers.get('content-type') ?? '')) {
+    const env = (await res.json().catch(() => null)) as Envelope<unknown> | null;
+    // Session ended: the same as every other call (spec 1 §8, code "401" sends the browser to data).
+    if (env && String(env.code) === '401') window.location.assign(typeof env.data === 'string' ? env.data : '/login');
+    throw new ApiError(env?.msg ?? res.statusText, env?.code ?? res.status, res.status, env?.data ?? null);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `hashfield-agent-${agentKey}.tar.gz`;
+  return { fileName: name, blob: await res.blob() };
+}
+
+export function useDownloadAgentPackage() {
+  return useMutation({ mutationFn: (input: { agentKey: string; locale: string }) => fetchAgentPackage(input.agentKey, input.locale) });
+}
+
+/** Sub-mining areas of the farm (installer variant); a 403 answers an error the step shows. */
+export function useSetupAreas(agentKey: string) {
+  return useQuery({
+    queryKey: setupKeys.areas(agentKey),
+    queryFn: () => api.get<SubArea[]>('/api/minerv2/agentSubArea/list', { agentKey }),
+    retry: false,
+  });
+}
+
+export function useCreateSetupArea() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { agentKey: string; name: string; parentId: number | null }) =>
+      api.post<SubArea>('/api/minerv2/agentSubArea/save', { agentKey: input.agentKey, name: input.name, ...(input.parentId ? { parentId: String(input.parentId) } : {}) }),
+    onSuccess: (_r, input) => Promise.all([qc.invalidateQueries({ queryKey: setupKeys.areas(input.agentKey) }), qc.invalidateQueries({ queryKey: ['subAreas'] })]),
+  });
+}
+
+/** The IP segments of one area (first 100, by address). */
+export function useSetupSegments(agentKey: string, areaId: number | null) {
+  return useQuery({
+    queryKey: setupKeys.segments(agentKey, areaId ?? 0),
+    queryFn: () => api.get<Page<SubIpSegment>>('/api/minerv2/agentSubIp/list', { agentKey, areaId: String(areaId), page: '1', pageSize: '100' }),
+    enabled: areaId !== null,
+    retry: false,
+  });
+}
+
+export function useSaveSetupSegments() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { agentKey: string; areaId: number; segments: string; remark: string }) =>
+      api.post<{ saved: number }>('/api/minerv2/agentSubIp/save', { agentKey: input.agentKey, areaId: String(input.areaId), segments: input.segments, remark: input.remark }),
+    onSuccess: (_r, input) =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: setupKeys.segments(input.agentKey, input.areaId) }),
+        qc.invalidateQueries({ queryKey: setupKeys.areas(input.agentKey) }),
+        qc.invalidateQueries({ queryKey: ['subAreas'] }),
+      ]),
   });
 }

@@ -1,7 +1,7 @@
 /**
  * How to run the farm's agent: the exact command with the farm's key and secret (the secret exists only in
  * memory, right after creation or after "show a new secret"), the live connection state and the miners
- * found so far, polled every 5 s while shown.
+ * found so far, polled every 5 s while shown; and the farm's agent package to download.
  */
 import { Alert, Badge, Button, Code, CopyButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
@@ -11,6 +11,7 @@ import { notifyFailure } from '@client/lib/feedback';
 import { formatNumber } from '@shared/format/number';
 import { useAgentStatus, useMinerTotal, useRotateSetupSecret } from '../api/farm-setup-api';
 import { agentCommand } from '../lib/agent-command';
+import { PackageDownload } from './package-download';
 
 export interface AgentRunPanelProps {
   agentKey: string;
@@ -84,6 +85,7 @@ export function AgentRunPanel({ agentKey, secret, onSecret, canRotate }: AgentRu
         <Text size="xs" c="dimmed">
           {online ? ((miners.data ?? 0) > 0 ? t('run.foundHint') : t('run.scanHint')) : t('run.startHint')}
         </Text>
+        <PackageDownload agentKey={agentKey} />
       </Stack>
     </Paper>
   );

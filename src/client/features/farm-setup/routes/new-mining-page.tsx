@@ -4,6 +4,9 @@
  * security settings; previous, next, finish, cancel. Progress (mode, farm, step) is kept in the URL and in
  * local storage, so a user who leaves mid-way comes back to the same step of the same farm; each step
  * reads the farm's real state from the server. The agent secret lives only in memory.
+ * The installer variant (?variant=installer, or "installer steps" on the first step for the current farm)
+ * walks the agent's computer of an existing farm: check equipment, change file, restart service, create
+ * sub-mining area, set IP segment.
  */
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Group, Paper, Progress, Stack, Stepper, Text } from '@mantine/core';
@@ -20,14 +23,17 @@ import { usePermissions } from '@client/lib/session-api';
 import { usePhone } from '@client/lib/use-phone';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { SCAN_IP_PERMISSION } from '@shared/schemas/scan-ip';
+import { SUB_AREA_PERMISSION, SUB_IP_PERMISSION } from '@shared/schemas/sub-areas';
 import { setupKeys, useSetupFarm } from '../api/farm-setup-api';
 import { AgentRunPanel } from '../components/agent-run-panel';
+import { IpSegmentStep, SubAreaStep } from '../components/area-steps';
 import { FARM_FORM_ID, FarmStep } from '../components/farm-step';
 import { CustomersStep, PoolsStep } from '../components/hosting-steps';
 import { InstallStep } from '../components/install-step';
+import { ChangeFileStep, CheckEquipmentStep, RestartServiceStep } from '../components/installer-steps';
 import { IpRangeStep } from '../components/ip-range-step';
 import { SecurityStep } from '../components/security-step';
-import { WIZARD_STORAGE_KEY, type WizardProgress, initialProgress, parseProgress, serialiseProgress, wizardSteps } from '../lib/wizard-state';
+import { WIZARD_STORAGE_KEY, type WizardProgress, initialProgress, isAreaId, parseProgress, serialiseProgress, wizardSteps } from '../lib/wizard-state';
 
 export function NewMiningPage() {
   const { t } = useTranslation('farm-setup');
@@ -38,13 +44,14 @@ export function NewMiningPage() {
   const [params, setParams] = useSearchParams();
   const [start] = useState(() => {
     const saved = parseProgress(readStorage('local', WIZARD_STORAGE_KEY));
-    const p = initialProgress({ agentKey: params.get('agentKey'), step: params.get('step') }, saved);
+    const p = initialProgress({ agentKey: params.get('agentKey'), step: params.get('step'), variant: params.get('variant') }, saved);
     return { progress: p, resumed: saved !== null && saved.agentKey === p.agentKey && p.agentKey !== null };
   });
   const [progress, setProgress] = useState<WizardProgress>(start.progress);
   const [resumed, setResumed] = useState(start.resumed);
   const [secret, setSecret] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [areaRequired, setAreaRequired] = useState(false);
   const steps = useMemo(() => wizardSteps(progress.mode), [progress.mode]);
   const key = steps[progress.step] ?? 'install';
   const farm = useSetupFarm(progress.agentKey);
@@ -56,6 +63,7 @@ export function NewMiningPage() {
     writeStorage('local', WIZARD_STORAGE_KEY, serialiseProgress(progress));
     const next = new URLSearchParams();
     if (progress.agentKey) next.set('agentKey', progress.agentKey);
+    if (progress.mode === 'installer') next.set('variant', 'installer');
     next.set('step', String(progress.step));
     if (next.toString() !== params.toString()) setParams(next, { replace: true });
   }, [progress, params, setParams]);
@@ -65,7 +73,18 @@ export function NewMiningPage() {
     if (progress.agentKey && farm.data) setAgentKey(progress.agentKey);
   }, [progress.agentKey, farm.data]);
 
-  const go = (step: number) => setProgress((p) => ({ ...p, step: Math.max(0, Math.min(step, steps.length - 1)) }));
+  const go = (step: number) => {
+    setAreaRequired(false);
+    setProgress((p) => ({ ...p, step: Math.max(0, Math.min(step, steps.length - 1)) }));
+  };
+  // Spec 2 §2: the sub-mining area's id must be at least 1 before its IP segments are set.
+  const goNext = () => {
+    if (key === 'subArea' && !isAreaId(progress.areaId)) {
+      setAreaRequired(true);
+      return;
+    }
+    go(progress.step + 1);
+  };
 
   const startOver = () => {
     writeStorage('local', WIZARD_STORAGE_KEY, null);
@@ -78,7 +97,7 @@ export function NewMiningPage() {
     writeStorage('local', WIZARD_STORAGE_KEY, null);
     notifySuccess(t('feedback.finished'));
     void qc.invalidateQueries({ queryKey: setupKeys.all });
-    void navigate(progress.agentKey ? '/device/miner' : '/');
+    void navigate(progress.mode === 'installer' ? '/setting/agent/subIp' : progress.agentKey ? '/device/miner' : '/');
   };
 
   const cancel = () =>
@@ -101,7 +120,7 @@ export function NewMiningPage() {
   };
 
   const farmMissing = progress.agentKey !== null && farm.isError;
-  const needsFarm = key !== 'install' && key !== 'farm';
+  const needsFarm = progress.mode === 'installer' || (key !== 'install' && key !== 'farm');
   const agentKey = progress.agentKey;
 
   let body: ReactNode;
@@ -121,9 +140,14 @@ export function NewMiningPage() {
           <Alert color="gray" variant="light" data-testid="wizard-existing">
             <Group justify="space-between" gap="xs" wrap="wrap">
               <Text size="sm">{t('resume.existingHint', { agentKey: currentFarm })}</Text>
-              <Button size="xs" variant="light" onClick={() => setProgress({ mode: 'existing', agentKey: currentFarm, step: 0 })} data-testid="wizard-use-current">
-                {t('resume.useCurrent')}
-              </Button>
+              <Group gap="xs">
+                <Button size="xs" variant="light" onClick={() => setProgress({ mode: 'existing', agentKey: currentFarm, step: 0 })} data-testid="wizard-use-current">
+                  {t('resume.useCurrent')}
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setProgress({ mode: 'installer', agentKey: currentFarm, step: 0 })} data-testid="wizard-installer">
+                  {t('resume.installer')}
+                </Button>
+              </Group>
             </Group>
           </Alert>
         )}
@@ -142,6 +166,27 @@ export function NewMiningPage() {
     );
   } else if (!agentKey) {
     body = null;
+  } else if (key === 'checkEquipment') {
+    body = <CheckEquipmentStep agentKey={agentKey} />;
+  } else if (key === 'changeFile') {
+    body = <ChangeFileStep agentKey={agentKey} secret={secret} onSecret={setSecret} canRotate={has(PERMISSION.farmOperations)} />;
+  } else if (key === 'restartService') {
+    body = <RestartServiceStep agentKey={agentKey} />;
+  } else if (key === 'subArea') {
+    body = (
+      <SubAreaStep
+        agentKey={agentKey}
+        areaId={progress.areaId}
+        onArea={(id) => {
+          setAreaRequired(false);
+          setProgress((p) => ({ ...p, areaId: id }));
+        }}
+        canOperate={has(SUB_AREA_PERMISSION.operate)}
+        showRequired={areaRequired}
+      />
+    );
+  } else if (key === 'ipSegment') {
+    body = <IpSegmentStep agentKey={agentKey} areaId={progress.areaId} canOperate={has(SUB_IP_PERMISSION.operate)} />;
   } else if (key === 'ipRange') {
     body = (
       <Stack gap="md">
@@ -162,7 +207,10 @@ export function NewMiningPage() {
 
   return (
     <Stack gap="md" data-testid="new-mining">
-      <PageHeader title={t('page.title')} description={agentKey ? t('page.descriptionFarm', { agentKey }) : t('page.description')} />
+      <PageHeader
+        title={progress.mode === 'installer' ? t('page.titleInstaller') : t('page.title')}
+        description={agentKey ? t(progress.mode === 'installer' ? 'page.descriptionInstaller' : 'page.descriptionFarm', { agentKey }) : t('page.description')}
+      />
       {resumed && agentKey && !farmMissing && (
         <Alert color="blue" icon={<IconHistory size={18} />} withCloseButton onClose={() => setResumed(false)} data-testid="wizard-resumed">
           <Group justify="space-between" gap="xs" wrap="wrap">
@@ -214,7 +262,7 @@ export function NewMiningPage() {
               {t('actions.createNext')}
             </Button>
           ) : (
-            <Button rightSection={<IconArrowRight size={16} />} onClick={() => go(progress.step + 1)} disabled={nextDisabled} data-testid="wizard-next">
+            <Button rightSection={<IconArrowRight size={16} />} onClick={goNext} disabled={nextDisabled} data-testid="wizard-next">
               {t('actions.next')}
             </Button>
           )}

@@ -1,0 +1,80 @@
+/**
+ * First module of the packaged agent (agent.js): it runs before the agent's command line is read and fills
+ * the options the operator did not give from the package's config file, `hashfield-agent.json` beside
+ * agent.js (or the file named by HASHFIELD_AGENT_CONFIG):
+ *   { "server": "https://…", "agentKey": "…", "secret": "", "dataDir": "./agent-data" }
+ * The downloaded file has an empty secret: the installer puts the farm's secret in ("change file"), or gives
+ * --secret / HASHFIELD_AGENT_SECRET. A relative dataDir is relative to the file. Options on the command line
+ * win, so `node agent.js --secret …` works with the same file. Bundled into the package only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const PACKAGE_CONFIG_FILE = 'hashfield-agent.json';
+
+export interface PackageConfig {
+  server?: string;
+  agentKey?: string;
+  secret?: string;
+  dataDir?: string;
+}
+
+/** The argv with --server/--key/--secret/--data-dir appended from the config and the environment when absent. */
+export function fillArgs(argv: readonly string[], config: PackageConfig, configDir: string, env: Record<string, string | undefined>): string[] {
+  const given = (flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const out = [...argv];
+  const add = (flag: string, value: string | undefined) => {
+    if (value && !given(flag)) out.push(flag, value);
+  };
+  add('--server', config.server);
+  add('--key', config.agentKey);
+  add('--secret', config.secret || env['HASHFIELD_AGENT_SECRET']);
+  add('--data-dir', config.dataDir ? path.resolve(configDir, config.dataDir) : undefined);
+  return out;
+}
+
+/** Reads the config file; null when absent; throws a readable message when it is not a JSON object. */
+export function readPackageConfig(file: string): PackageConfig | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); fix it or download the package again`, { cause: e });
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${file} must hold a JSON object`);
+  const o = v as Record<string, unknown>;
+  const s = (k: string) => (typeof o[k] === 'string' ? (o[k] as string).trim() : undefined);
+  return { server: s('server'), agentKey: s('agentKey'), secret: s('secret'), dataDir: s('dataDir') };
+}
+
+function launch(): void {
+  const args = process.argv.slice(2);
+  const file = path.resolve(process.env['HASHFIELD_AGENT_CONFIG'] ?? path.join(path.dirname(process.argv[1] ?? '.'), PACKAGE_CONFIG_FILE));
+  if (args.includes('--help')) {
+    if (process.env['HASHFIELD_AGENT_CHILD'] !== '1') console.error(`packaged agent: node agent.js [options]; --server, --key, --secret and --data-dir default to ${file}`);
+    return;
+  }
+  let config: PackageConfig | null;
+  try {
+    config = readPackageConfig(file);
+  } catch (e) {
+    console.error(`[agent] ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(2);
+  }
+  if (!config) return;
+  const filled = fillArgs(args, config, path.dirname(file), process.env);
+  if (!filled.includes('--secret') && !filled.some((a) => a.startsWith('--secret='))) {
+    console.error(`[agent] no secret: put the farm's agent secret in "secret" of ${file} (the console shows it), or give --secret`);
+  }
+  process.argv.splice(2, process.argv.length - 2, ...filled);
+}
+
+// Only in the bundle (the package build defines this); importing the module elsewhere does nothing.
+declare const HASHFIELD_PACKAGE: boolean | undefined;
+if (typeof HASHFIELD_PACKAGE !== 'undefined' && HASHFIELD_PACKAGE) launch();
