@@ -173,7 +173,11 @@ describe('dashboard at 360 px', () => {
       const page = await context.newPage();
       const errors = trackPageErrors(page);
       await loginUi(page);
-      // A phone lands on the technician's home once per page load; the dashboard is one tap away in the menu.
+      // A phone lands on the technician's home (the light field app, a full page load); the console is one tap
+      // away in its menu, and the dashboard one more in the console's menu.
+      await page.getByTestId('field-home').waitFor({ timeout: 20_000 });
+      await page.getByTestId('field-menu').click();
+      await page.getByTestId('field-full-console').click();
       await page.getByTestId('sidebar-burger').click();
       await page.locator('.mantine-Drawer-content').locator('[data-menu-key="dashboard"]').click();
       await page.getByTestId('dashboard-page').waitFor();

@@ -126,9 +126,9 @@ async function goOnline(ctx: BrowserContext, page: Page): Promise<void> {
   await page.evaluate(() => window.dispatchEvent(new Event('online')));
 }
 
+/** The field app's pickers are native selects (the phone's own picker). */
 async function pickOption(page: Page, testId: string, option: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.getByTestId(testId).selectOption({ label: option });
 }
 
 async function addNote(page: Page, text: string): Promise<void> {
@@ -164,6 +164,8 @@ async function loginOnPage(page: Page): Promise<void> {
   await page.locator('input[name="password"]').fill(ADMIN.password);
   await page.getByTestId('login-submit').click();
   await page.getByTestId('app-shell').waitFor({ timeout: 20_000 });
+  // A phone lands on the field app (a full page load from the console): let it finish before moving on.
+  await shows(page, 'field-home');
 }
 
 beforeAll(async () => {
@@ -217,9 +219,7 @@ describe('offline outbox (phone)', () => {
         expect(hasSync).toBe(mode === 'with Background Sync');
         // The customers reached this device (the dialog offers them).
         await page.getByTestId('miner-change-customer').click();
-        await page.getByTestId('miner-customer-select').click();
-        await page.getByRole('option', { name: 'Gamma Power', exact: true }).waitFor({ timeout: 20_000 });
-        await page.keyboard.press('Escape');
+        await page.getByTestId('miner-customer-select').getByRole('option', { name: 'Gamma Power', exact: true }).waitFor({ state: 'attached', timeout: 20_000 });
         await page.keyboard.press('Escape');
         await page.getByTestId('miner-customer-dialog').waitFor({ state: 'hidden' });
         await page.waitForTimeout(1500); // persisted query cache (throttled 1 s)

@@ -112,4 +112,26 @@ export async function loginUi(page: Page, user: string = ADMIN.user, password: s
   await page.locator('input[name="password"]').fill(password);
   await page.getByTestId('login-submit').click();
   await page.getByTestId('app-shell').waitFor({ timeout: 20_000 });
+  if ((page.viewportSize()?.width ?? 1280) < 768) await settlePhoneLanding(page);
+}
+
+/**
+ * On a phone the console's first page may hand over to the light field app (/field, a full page load): wait
+ * until the page is the field app, or a console page whose address has not changed for a second, so the next
+ * step of a test does not race that reload.
+ */
+export async function settlePhoneLanding(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const w = window as unknown as { __hfLanding?: { path: string; since: number } };
+      const path = location.pathname;
+      if (path.startsWith('/field')) return document.querySelector('.hf-app') !== null;
+      if (!document.querySelector('[data-testid="app-shell"]')) return false;
+      const now = Date.now();
+      if (!w.__hfLanding || w.__hfLanding.path !== path) w.__hfLanding = { path, since: now };
+      return now - w.__hfLanding.since >= 1000;
+    },
+    undefined,
+    { timeout: 20_000, polling: 100 },
+  );
 }

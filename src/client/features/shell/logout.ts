@@ -7,6 +7,7 @@ import { api } from '@client/lib/api-client';
 import { clearAgentKey } from '@client/lib/agent-key';
 import { QUERY_CACHE_STORAGE_KEY } from '@client/lib/query-client';
 import { writeStorage } from '@client/lib/safe-storage';
+import { FIELD_SESSION_KEY } from '@client/field-app/field-session';
 
 /** Name of the service worker's runtime cache for the shell reads (sw/sw.ts). */
 export const SHELL_API_CACHE = 'hf-shell-api';
@@ -22,6 +23,8 @@ export async function logout(queryClient: QueryClient, navigate: (to: string) =>
   clearAgentKey();
   queryClient.clear();
   writeStorage('local', QUERY_CACHE_STORAGE_KEY, null);
+  // The light field app's copy of the user and farms (it opens offline from it) belongs to this user too.
+  writeStorage('local', FIELD_SESSION_KEY, null);
   // The service worker's copy of the shell reads (user, farms, menus) belongs to this user too.
   if (typeof caches !== 'undefined') await caches.delete(SHELL_API_CACHE).catch(() => false);
   if (/^https?:\/\//i.test(to)) window.location.assign(to);

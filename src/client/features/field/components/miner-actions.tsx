@@ -3,9 +3,6 @@
  * the durable outbox (works offline; sent once when the network returns); the card shows what is still
  * waiting (a "pending" chip, the new customer) until the server has it.
  */
-import { Badge, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconNote, IconUser } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { minerLabel } from '@shared/miner-labels';
@@ -15,6 +12,7 @@ import { currentLocale } from '@client/lib/i18n';
 import type { Cached } from '@client/lib/offline/db';
 import { pendingCustomer, queueMinerCustomer, queueMinerFault, queueMinerNote } from '@client/lib/offline/miner-writes';
 import { usePendingForMiner } from '@client/lib/offline/outbox';
+import { showToast } from '../lib/toasts';
 import { MinerCustomerDialog } from './miner-customer-dialog';
 import { MinerFaultDialog } from './miner-fault-dialog';
 import { MinerNoteDialog } from './miner-note-dialog';
@@ -34,74 +32,74 @@ export function MinerOfflineActions({ agentKey, miner }: { agentKey: string; min
   const saved = async (work: () => Promise<unknown>) => {
     try {
       await work();
-      notifications.show({ color: navigator.onLine ? 'green' : 'blue', message: navigator.onLine ? t('actions.savedOnline') : t('actions.savedOffline'), autoClose: 3000 });
+      const online = navigator.onLine;
+      showToast({ tone: online ? 'success' : 'info', message: online ? t('actions.savedOnline') : t('actions.savedOffline'), autoClose: 3000 });
       close();
     } catch (err) {
-      notifications.show({ color: 'red', message: t('actions.saveFailed', { message: err instanceof Error ? err.message : String(err) }) });
+      showToast({ tone: 'error', message: t('actions.saveFailed', { message: err instanceof Error ? err.message : String(err) }) });
     }
   };
 
   return (
-    <Stack gap="xs" data-testid="miner-offline-actions">
-      <Group gap="xs" wrap="wrap">
-        <Text size="sm" c="dimmed" data-testid="miner-customer-shown">
+    <div className="hf-stack-tight" data-testid="miner-offline-actions">
+      <div className="hf-row hf-row-wrap hf-row-start">
+        <span className="hf-small hf-dimmed" data-testid="miner-customer-shown">
           {t('actions.customerNow', { customer: customer ?? t('actions.noCustomer') })}
-        </Text>
+        </span>
         {waiting > 0 && (
-          <Badge color="blue" variant="light" data-testid="miner-pending-chip">
+          <span className="hf-chip hf-chip-blue" data-testid="miner-pending-chip">
             {t('actions.pendingChip', { count: waiting })}
-          </Badge>
+          </span>
         )}
         {refused > 0 && (
-          <Badge color="red" variant="light" data-testid="miner-refused-chip">
+          <span className="hf-chip hf-chip-red" data-testid="miner-refused-chip">
             {t('actions.refusedChip')}
-          </Badge>
+          </span>
         )}
-      </Group>
+      </div>
       {/* One full-width button per line on a phone (arm's length), three in a row from 576 px. */}
-      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
-        <Button size="md" variant="light" leftSection={<IconNote size={18} />} onClick={() => setDialog('note')} data-testid="miner-add-note">
-          {t('actions.addNote')}
-        </Button>
-        <Button size="md" variant="light" color="red" leftSection={<IconAlertTriangle size={18} />} onClick={() => setDialog('fault')} data-testid="miner-mark-fault">
-          {t('actions.markFault')}
-        </Button>
-        <Button size="md" variant="light" leftSection={<IconUser size={18} />} onClick={() => setDialog('customer')} data-testid="miner-change-customer">
-          {t('actions.changeCustomer')}
-        </Button>
-      </SimpleGrid>
-      <MinerNoteDialog
-        opened={dialog === 'note'}
-        ip={miner.ip}
-        onClose={close}
-        onSave={(text) => saved(() => queueMinerNote(agentKey, miner.ip, text, t('label.note', { ip: miner.ip })))}
-      />
-      <MinerFaultDialog
-        opened={dialog === 'fault'}
-        ip={miner.ip}
-        onClose={close}
-        onSave={(fault: FaultLabel, text) =>
-          saved(() => queueMinerFault(agentKey, miner.ip, fault, text, t('label.fault', { ip: miner.ip, fault: minerLabel(currentLocale(), 'faultType', fault) })))
-        }
-      />
-      <MinerCustomerDialog
-        opened={dialog === 'customer'}
-        agentKey={agentKey}
-        ip={miner.ip}
-        current={customer}
-        onClose={close}
-        onSave={(next) =>
-          saved(() =>
-            queueMinerCustomer(
-              agentKey,
-              miner.ip,
-              next,
-              miner.marksVersion,
-              next === null ? t('label.customerClear', { ip: miner.ip }) : t('label.customer', { ip: miner.ip, customer: next }),
-            ),
-          )
-        }
-      />
-    </Stack>
+      <div className="hf-grid hf-grid-1-3">
+        <button type="button" className="hf-button hf-button-light hf-button-md" onClick={() => setDialog('note')} data-testid="miner-add-note">
+          <span aria-hidden>✎</span> {t('actions.addNote')}
+        </button>
+        <button type="button" className="hf-button hf-button-light-red hf-button-md" onClick={() => setDialog('fault')} data-testid="miner-mark-fault">
+          <span aria-hidden>⚠</span> {t('actions.markFault')}
+        </button>
+        <button type="button" className="hf-button hf-button-light hf-button-md" onClick={() => setDialog('customer')} data-testid="miner-change-customer">
+          <span aria-hidden>☺</span> {t('actions.changeCustomer')}
+        </button>
+      </div>
+      {dialog === 'note' && (
+        <MinerNoteDialog ip={miner.ip} onClose={close} onSave={(text) => saved(() => queueMinerNote(agentKey, miner.ip, text, t('label.note', { ip: miner.ip })))} />
+      )}
+      {dialog === 'fault' && (
+        <MinerFaultDialog
+          ip={miner.ip}
+          onClose={close}
+          onSave={(fault: FaultLabel, text) =>
+            saved(() => queueMinerFault(agentKey, miner.ip, fault, text, t('label.fault', { ip: miner.ip, fault: minerLabel(currentLocale(), 'faultType', fault) })))
+          }
+        />
+      )}
+      {dialog === 'customer' && (
+        <MinerCustomerDialog
+          agentKey={agentKey}
+          ip={miner.ip}
+          current={customer}
+          onClose={close}
+          onSave={(next) =>
+            saved(() =>
+              queueMinerCustomer(
+                agentKey,
+                miner.ip,
+                next,
+                miner.marksVersion,
+                next === null ? t('label.customerClear', { ip: miner.ip }) : t('label.customer', { ip: miner.ip, customer: next }),
+              ),
+            )
+          }
+        />
+      )}
+    </div>
   );
 }

@@ -1,16 +1,14 @@
 /** "Change customer" on the miner card: choices from this device's copy of the farm's customers. */
-import { Alert, Button, Group, Modal, Select, Text } from '@mantine/core';
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { offlineDb } from '@client/lib/offline/db';
 import { useDirtyForm } from '@client/lib/dirty-forms';
-
-const NONE = '\u0000none';
+import { CustomerPicker, NO_CUSTOMER } from './customer-picker';
+import { FieldDialog } from './field-dialog';
 
 export interface MinerCustomerDialogProps {
-  opened: boolean;
   agentKey: string;
   ip: string;
   /** The customer shown now (cached or pending). */
@@ -19,60 +17,67 @@ export interface MinerCustomerDialogProps {
   onSave: (customer: string | null) => Promise<void> | void;
 }
 
-export function MinerCustomerDialog({ opened, agentKey, ip, current, onClose, onSave }: MinerCustomerDialogProps) {
-  const { t } = useTranslation('offline');
-  const [value, setValue] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const customers = useLiveQuery(
-    () =>
-      offlineDb()
-        .customers.where('[agentKey+name]')
-        .between([agentKey, Dexie.minKey], [agentKey, Dexie.maxKey])
-        .limit(2000)
-        .toArray(),
+/** This farm's customers held on the device (sorted by name, at most 2,000). */
+export function useCachedCustomers(agentKey: string): string[] | undefined {
+  return useLiveQuery(
+    async () =>
+      (
+        await offlineDb()
+          .customers.where('[agentKey+name]')
+          .between([agentKey, Dexie.minKey], [agentKey, Dexie.maxKey])
+          .limit(2000)
+          .toArray()
+      ).map((c) => c.name),
     [agentKey],
   );
-  useDirtyForm(`miner-customer-${ip}`, opened && value !== null && value !== (current ?? NONE));
-  useEffect(() => {
-    if (opened) setValue(current ?? NONE);
-  }, [opened, current]);
-  const data = [{ value: NONE, label: t('customerDialog.none') }, ...(customers ?? []).map((c) => ({ value: c.name, label: c.name }))];
+}
+
+export function MinerCustomerDialog({ agentKey, ip, current, onClose, onSave }: MinerCustomerDialogProps) {
+  const { t } = useTranslation('offline');
+  const initial = current ?? NO_CUSTOMER;
+  const [value, setValue] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const customers = useCachedCustomers(agentKey);
+  useDirtyForm(`miner-customer-${ip}`, value !== initial);
   const submit = async () => {
     setSaving(true);
     try {
-      await onSave(value === NONE || value === null ? null : value);
+      await onSave(value === NO_CUSTOMER ? null : value);
     } finally {
       setSaving(false);
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={t('customerDialog.title', { ip })} centered size="md" data-testid="miner-customer-dialog">
-      <Text size="sm" c="dimmed" mb="xs">
-        {t('customerDialog.current', { customer: current ?? t('actions.noCustomer') })}
-      </Text>
+    <FieldDialog
+      title={t('customerDialog.title', { ip })}
+      onClose={onClose}
+      testId="miner-customer-dialog"
+      closeLabel={t('drawer.close')}
+      footer={
+        <>
+          <button type="button" className="hf-button hf-button-default" onClick={onClose}>
+            {t('noteDialog.cancel')}
+          </button>
+          <button
+            type="button"
+            className="hf-button hf-button-primary"
+            onClick={() => void submit()}
+            disabled={saving || value === initial}
+            aria-busy={saving}
+            data-testid="miner-customer-save"
+          >
+            {t('customerDialog.save')}
+          </button>
+        </>
+      }
+    >
+      <p className="hf-small hf-dimmed">{t('customerDialog.current', { customer: current ?? t('actions.noCustomer') })}</p>
       {customers && customers.length === 0 && (
-        <Alert color="yellow" mb="sm" data-testid="miner-customer-empty">
+        <div className="hf-alert hf-alert-yellow" data-testid="miner-customer-empty">
           {t('customerDialog.noCustomers')}
-        </Alert>
+        </div>
       )}
-      <Select
-        label={t('customerDialog.customer')}
-        data={data}
-        value={value}
-        onChange={setValue}
-        searchable
-        allowDeselect={false}
-        comboboxProps={{ withinPortal: true }}
-        data-testid="miner-customer-select"
-      />
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onClose}>
-          {t('noteDialog.cancel')}
-        </Button>
-        <Button onClick={() => void submit()} loading={saving} disabled={value === (current ?? NONE)} data-testid="miner-customer-save">
-          {t('customerDialog.save')}
-        </Button>
-      </Group>
-    </Modal>
+      <CustomerPicker customers={customers ?? []} value={value} onChange={setValue} testId="miner-customer-select" />
+    </FieldDialog>
   );
 }

@@ -1,82 +1,96 @@
 /** "Mark fault" on the miner card: a fault label and optional details (the miner's accident mark). */
-import { Button, Group, Modal, Select, Textarea } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { minerLabelOptions } from '@shared/miner-labels';
 import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import { LIMITS } from '@shared/validation';
-
-const MINER_NOTE_MAX = LIMITS.minerNoteMax;
 import { useDirtyForm } from '@client/lib/dirty-forms';
 import { currentLocale } from '@client/lib/i18n';
+import { FieldDialog } from './field-dialog';
+
+const MINER_NOTE_MAX = LIMITS.minerNoteMax;
 
 export interface MinerFaultDialogProps {
-  opened: boolean;
   ip: string;
   onClose: () => void;
   onSave: (faultType: FaultLabel, text: string) => Promise<void> | void;
 }
 
-export function MinerFaultDialog({ opened, ip, onClose, onSave }: MinerFaultDialogProps) {
+export function MinerFaultDialog({ ip, onClose, onSave }: MinerFaultDialogProps) {
   const { t } = useTranslation('offline');
-  const [fault, setFault] = useState<string | null>(null);
+  const [fault, setFault] = useState('');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const options = minerLabelOptions(currentLocale(), 'faultType').map((o) => ({ value: o.value, label: o.text }));
-  useDirtyForm(`miner-fault-${ip}`, opened && (fault !== null || text.trim() !== ''));
-  useEffect(() => {
-    if (opened) {
-      setFault(null);
-      setText('');
-      setError(null);
-    }
-  }, [opened]);
+  const options = minerLabelOptions(currentLocale(), 'faultType');
+  useDirtyForm(`miner-fault-${ip}`, fault !== '' || text.trim() !== '');
   const submit = async () => {
     if (!fault) return setError(t('faultDialog.faultRequired'));
     setSaving(true);
     try {
       await onSave(fault as FaultLabel, text.trim());
-      setFault(null);
-      setText('');
     } finally {
       setSaving(false);
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={t('faultDialog.title', { ip })} centered size="md" data-testid="miner-fault-dialog">
-      <Select
-        label={t('faultDialog.faultType')}
-        data={options}
+    <FieldDialog
+      title={t('faultDialog.title', { ip })}
+      onClose={onClose}
+      testId="miner-fault-dialog"
+      closeLabel={t('drawer.close')}
+      footer={
+        <>
+          <button type="button" className="hf-button hf-button-default" onClick={onClose}>
+            {t('noteDialog.cancel')}
+          </button>
+          <button type="button" className="hf-button hf-button-red" onClick={() => void submit()} disabled={saving} aria-busy={saving} data-testid="miner-fault-save">
+            {t('faultDialog.save')}
+          </button>
+        </>
+      }
+    >
+      <label className="hf-label" htmlFor="miner-fault-type">
+        {t('faultDialog.faultType')}
+      </label>
+      <select
+        id="miner-fault-type"
+        className="hf-input"
         value={fault}
-        onChange={(v) => {
-          setFault(v);
+        onChange={(e) => {
+          setFault(e.currentTarget.value);
           setError(null);
         }}
-        error={error}
-        allowDeselect={false}
-        comboboxProps={{ withinPortal: true }}
+        aria-invalid={error !== null}
+        aria-describedby={error ? 'miner-fault-error' : undefined}
         data-testid="miner-fault-type"
-      />
-      <Textarea
-        mt="sm"
-        label={t('faultDialog.note')}
+      >
+        <option value="" disabled>
+          —
+        </option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.text}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id="miner-fault-error" className="hf-field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <label className="hf-label hf-mt" htmlFor="miner-fault-text">
+        {t('faultDialog.note')}
+      </label>
+      <textarea
+        id="miner-fault-text"
+        className="hf-input hf-textarea"
         value={text}
         onChange={(e) => setText(e.currentTarget.value)}
-        autosize
-        minRows={2}
-        maxRows={6}
+        rows={3}
         maxLength={MINER_NOTE_MAX}
         data-testid="miner-fault-text"
       />
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onClose}>
-          {t('noteDialog.cancel')}
-        </Button>
-        <Button color="red" onClick={() => void submit()} loading={saving} data-testid="miner-fault-save">
-          {t('faultDialog.save')}
-        </Button>
-      </Group>
-    </Modal>
+    </FieldDialog>
   );
 }

@@ -1,31 +1,24 @@
 /** "Add note" on the miner card: a short text stored through the offline outbox. */
-import { Button, Group, Modal, Textarea } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@shared/validation';
+import { useDirtyForm } from '@client/lib/dirty-forms';
+import { FieldDialog } from './field-dialog';
 
 const MINER_NOTE_MAX = LIMITS.minerNoteMax;
-import { useDirtyForm } from '@client/lib/dirty-forms';
 
 export interface MinerNoteDialogProps {
-  opened: boolean;
   ip: string;
   onClose: () => void;
   onSave: (text: string) => Promise<void> | void;
 }
 
-export function MinerNoteDialog({ opened, ip, onClose, onSave }: MinerNoteDialogProps) {
+export function MinerNoteDialog({ ip, onClose, onSave }: MinerNoteDialogProps) {
   const { t } = useTranslation('offline');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  useDirtyForm(`miner-note-${ip}`, opened && text.trim() !== '');
-  useEffect(() => {
-    if (opened) {
-      setText('');
-      setError(null);
-    }
-  }, [opened]);
+  useDirtyForm(`miner-note-${ip}`, text.trim() !== '');
   const submit = async () => {
     const v = text.trim();
     if (!v) return setError(t('noteDialog.required'));
@@ -33,37 +26,51 @@ export function MinerNoteDialog({ opened, ip, onClose, onSave }: MinerNoteDialog
     setSaving(true);
     try {
       await onSave(v);
-      setText('');
     } finally {
       setSaving(false);
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={t('noteDialog.title', { ip })} centered size="md" data-testid="miner-note-dialog">
-      <Textarea
-        label={t('noteDialog.text')}
+    <FieldDialog
+      title={t('noteDialog.title', { ip })}
+      onClose={onClose}
+      testId="miner-note-dialog"
+      closeLabel={t('drawer.close')}
+      footer={
+        <>
+          <button type="button" className="hf-button hf-button-default" onClick={onClose}>
+            {t('noteDialog.cancel')}
+          </button>
+          <button type="button" className="hf-button hf-button-primary" onClick={() => void submit()} disabled={saving} aria-busy={saving} data-testid="miner-note-save">
+            {t('noteDialog.save')}
+          </button>
+        </>
+      }
+    >
+      <label className="hf-label" htmlFor="miner-note-text">
+        {t('noteDialog.text')}
+      </label>
+      <textarea
+        id="miner-note-text"
+        className="hf-input hf-textarea"
         placeholder={t('noteDialog.placeholder')}
         value={text}
         onChange={(e) => {
           setText(e.currentTarget.value);
           setError(null);
         }}
-        autosize
-        minRows={3}
-        maxRows={8}
+        rows={4}
         maxLength={MINER_NOTE_MAX}
-        error={error}
-        data-autofocus
+        aria-invalid={error !== null}
+        aria-describedby={error ? 'miner-note-error' : undefined}
+        autoFocus
         data-testid="miner-note-text"
       />
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onClose}>
-          {t('noteDialog.cancel')}
-        </Button>
-        <Button onClick={() => void submit()} loading={saving} data-testid="miner-note-save">
-          {t('noteDialog.save')}
-        </Button>
-      </Group>
-    </Modal>
+      {error && (
+        <p id="miner-note-error" className="hf-field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </FieldDialog>
   );
 }

@@ -1,4 +1,3 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { recentMiners } from '../lib/field-cache';
@@ -10,25 +9,25 @@ export function RecentMiners({ agentKey }: { agentKey: string }) {
   const { t, i18n } = useTranslation('field');
   const recent = useLiveQuery(() => recentMiners(agentKey), [agentKey]);
   return (
-    <Stack gap={4} data-testid="field-recent">
-      <Title order={4}>{t('home.recent')}</Title>
+    <section className="hf-stack-tight" data-testid="field-recent">
+      <h3 className="hf-h4">{t('home.recent')}</h3>
       {recent === undefined ? null : recent.length === 0 ? (
-        <Text c="dimmed" size="sm" data-testid="field-recent-empty">
+        <p className="hf-dimmed hf-small" data-testid="field-recent-empty">
           {t('home.recentEmpty')}
-        </Text>
+        </p>
       ) : (
-        <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+        <div className="hf-list">
           {recent.map((r) =>
             r.miner ? (
               <MinerRow key={r.minerId} miner={r.miner} extra={relativeAge(r.openedAt, i18n.language)} testId="field-recent-row" />
             ) : (
-              <Text key={r.minerId} p="sm" c="dimmed" size="sm" data-testid="field-recent-gone">
+              <p key={r.minerId} className="hf-list-note hf-dimmed hf-small" data-testid="field-recent-gone">
                 {r.minerId} · {t('home.recentGone')}
-              </Text>
+              </p>
             ),
           )}
-        </Paper>
+        </div>
       )}
-    </Stack>
+    </section>
   );
 }

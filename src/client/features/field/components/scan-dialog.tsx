@@ -4,16 +4,15 @@
  * scanning goes on; a valid SN is looked up in this farm's cache (offline too) and opens the miner card,
  * or says it is not in the cache.
  */
-import { Modal } from '@mantine/core';
 import { Suspense, lazy, useCallback, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { checkSn } from '@shared/sn';
-import { PageLoading } from '@client/components/page-loading';
-import { usePhone } from '@client/lib/use-phone';
 import { findBySn } from '../lib/field-cache';
+import { minerPath, navigateTo } from '../lib/field-paths';
+import { FieldDialog } from './field-dialog';
+import { Loading } from './loading';
 
-const BarcodeScanner = lazy(() => import('@client/lib/scanner/barcode-scanner').then((m) => ({ default: m.BarcodeScanner })));
+const ScannerHost = lazy(() => import('./scanner-host').then((m) => ({ default: m.ScannerHost })));
 
 export function useSnMessage(): (raw: string) => string | null {
   const { t } = useTranslation('field');
@@ -27,10 +26,8 @@ export function useSnMessage(): (raw: string) => string | null {
   );
 }
 
-export function ScanDialog({ agentKey, opened, onClose }: { agentKey: string; opened: boolean; onClose: () => void }) {
+export function ScanDialog({ agentKey, onClose }: { agentKey: string; onClose: () => void }) {
   const { t } = useTranslation('field');
-  const phone = usePhone();
-  const navigate = useNavigate();
   const snMessage = useSnMessage();
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -39,25 +36,18 @@ export function ScanDialog({ agentKey, opened, onClose }: { agentKey: string; op
       const check = checkSn(value);
       if (!check.ok) return;
       void findBySn(agentKey, check.sn).then((miner) => {
-        if (miner) navigate(`/field/miner/${encodeURIComponent(miner.id)}`);
+        if (miner) navigateTo(minerPath(miner.id));
         else setNotice(t('scan.notFound', { sn: check.sn }));
       });
     },
-    [agentKey, navigate, t],
+    [agentKey, t],
   );
 
-  const close = () => {
-    setNotice(null);
-    onClose();
-  };
-
   return (
-    <Modal opened={opened} onClose={close} title={t('scan.title')} fullScreen={phone} size="lg" data-testid="field-scan-dialog">
-      {opened && (
-        <Suspense fallback={<PageLoading />}>
-          <BarcodeScanner validate={snMessage} onScan={onScan} manualLabel={t('scan.manual')} notice={notice} />
-        </Suspense>
-      )}
-    </Modal>
+    <FieldDialog title={t('scan.title')} onClose={onClose} testId="field-scan-dialog" closeLabel={t('app.close')}>
+      <Suspense fallback={<Loading />}>
+        <ScannerHost validate={snMessage} onScan={onScan} manualLabel={t('scan.manual')} notice={notice} />
+      </Suspense>
+    </FieldDialog>
   );
 }

@@ -1,23 +1,8 @@
-import { Button, Group, Text } from '@mantine/core';
-import { IconCloudOff, IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
 import { relativeAge } from '../lib/relative-age';
-
-function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
-}
+import { useOnline } from '../lib/use-online';
 
 /** Re-renders every 30 s so "2 min ago" stays true. */
 function useNow(ms = 30_000): number {
@@ -38,32 +23,33 @@ export function SyncStatusLine({ agentKey }: { agentKey: string }) {
   const syncing = status.syncing;
   const when = status.lastSyncedAt ? t('sync.last', { age: relativeAge(status.lastSyncedAt, i18n.language, now) }) : t('sync.never');
   return (
-    <Group gap="xs" justify="space-between" wrap="wrap" data-testid="field-sync-status" data-count={status.minersCount}>
-      <Text size="sm" c="dimmed">
+    <div className="hf-row hf-row-wrap" data-testid="field-sync-status" data-count={status.minersCount}>
+      <p className="hf-small hf-dimmed hf-grow" role="status">
         {syncing ? t('sync.syncing') : when} · {t('sync.miners', { count: status.minersCount })}
         {!online && (
-          <Text span size="sm" c="orange" ml={6} data-testid="field-offline">
-            <IconCloudOff size={14} style={{ verticalAlign: -2, marginRight: 4 }} aria-hidden />
+          <span className="hf-text-orange hf-ml" data-testid="field-offline">
             {t('sync.offline')}
-          </Text>
+          </span>
         )}
         {status.error && online && (
-          <Text span size="sm" c="red" display="block" data-testid="field-sync-error">
+          <span className="hf-text-red hf-block" data-testid="field-sync-error">
             {t('sync.failed', { message: status.error })}
-          </Text>
+          </span>
         )}
-      </Text>
-      <Button
-        size="compact-sm"
-        variant="subtle"
-        leftSection={<IconRefresh size={14} />}
+      </p>
+      <button
+        type="button"
+        className="hf-button hf-button-subtle hf-button-compact"
         onClick={() => void syncNow(agentKey).catch(() => undefined)}
-        loading={syncing}
-        disabled={!online}
+        disabled={!online || syncing}
+        aria-busy={syncing}
         data-testid="field-sync-now"
       >
+        <span aria-hidden className={syncing ? 'hf-spin' : undefined}>
+          ⟳
+        </span>{' '}
         {t('sync.now')}
-      </Button>
-    </Group>
+      </button>
+    </div>
   );
 }

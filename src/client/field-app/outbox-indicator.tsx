@@ -1,0 +1,59 @@
+/**
+ * Header indicator: online / offline, the number of changes waiting (badge) and of changes the server refused
+ * (red). Opens the sync panel (loaded when first opened). A 401 that pauses the outbox turns it orange and
+ * shows the session banner at the bottom of every field page.
+ */
+import { Suspense, lazy, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
+import { useOnline } from '@client/features/field/lib/use-online';
+import { SessionExpiredBanner } from './session-expired-banner';
+
+const SyncPanel = lazy(() => import('./sync-panel').then((m) => ({ default: m.SyncPanel })));
+
+export function OutboxIndicator() {
+  const { t } = useTranslation('offline');
+  const online = useOnline();
+  const counts = useOutboxCounts();
+  const paused = useOutboxPaused();
+  const [opened, setOpened] = useState(false);
+  const waiting = counts.pending + counts.failed;
+  const parts = [online ? t('indicator.online') : t('indicator.offline')];
+  if (waiting > 0) parts.push(t('indicator.pending', { count: waiting }));
+  if (counts.dead > 0) parts.push(t('indicator.dead', { count: counts.dead }));
+  if (paused) parts.push(t('session.title'));
+  const label = parts.join(' · ');
+  const tone = paused ? 'is-paused' : !online ? 'is-offline' : waiting > 0 ? 'is-pending' : 'is-online';
+  return (
+    <>
+      <button
+        type="button"
+        className={`hf-indicator ${tone}`}
+        title={label}
+        aria-label={`${t('indicator.open')}: ${label}`}
+        onClick={() => setOpened(true)}
+        data-testid="outbox-indicator"
+        data-online={online}
+        data-pending={waiting}
+        data-dead={counts.dead}
+        data-paused={paused}
+      >
+        <span aria-hidden>{paused ? '🔒' : online ? '☁' : '⊘'}</span>
+        {waiting > 0 && (
+          <span className="hf-count hf-count-blue" data-testid="outbox-pending-count">
+            {waiting}
+          </span>
+        )}
+        <span className="hf-count hf-count-red" hidden={counts.dead === 0} data-testid="outbox-dead-count" data-count={counts.dead}>
+          {counts.dead}
+        </span>
+      </button>
+      {opened && (
+        <Suspense fallback={null}>
+          <SyncPanel onClose={() => setOpened(false)} />
+        </Suspense>
+      )}
+      {paused && !opened && <SessionExpiredBanner floating />}
+    </>
+  );
+}
