@@ -1,5 +1,5 @@
 import type { AgentCredentials, MinerPorts, TaskPool, WorkerSuffix } from '@shared/schemas/agent-uplink';
-import type { FirmwareFamily, MinerSnapshot, WorkMode } from '@shared/schemas/miner-snapshot';
+import type { FirmwareFamily, MinerSnapshot, NetworkMode, WorkMode } from '@shared/schemas/miner-snapshot';
 import type { AntminerWeb } from './protocols/antminer-web';
 import type { WhatsminerV2, WhatsminerV3 } from './protocols/whatsminer';
 
@@ -39,8 +39,8 @@ export interface MinerHandle {
   wm3?: WhatsminerV3;
   /** REST token (VNish / Braiins) */
   restToken?: string;
-  /** slowly changing details (mac, sn, blink, errors) and the cycle they were read */
-  detail?: { mac: string; sn: string; blink?: boolean; cycle: number };
+  /** slowly changing details (mac, sn, blink, network mode) and the cycle they were read */
+  detail?: { mac: string; sn: string; blink?: boolean; net?: NetworkMode; cycle: number };
   /** cycle counter for this miner */
   cycle: number;
 }

@@ -1,4 +1,4 @@
-import type { MinerPool, PoolStatus } from '@shared/schemas/miner-snapshot';
+import type { MinerPool, NetworkMode, PoolStatus } from '@shared/schemas/miner-snapshot';
 
 /** Small coercion helpers for miner replies (numbers as strings, "a-b-c-d" temps, units …). */
 
@@ -47,10 +47,40 @@ export function bool(v: unknown): boolean {
 
 /** "55-53-68-69" → [55,53,68,69] without zeros; arrays of numbers likewise. */
 export function temps(v: unknown): number[] {
-  if (Array.isArray(v)) return v.map(num).filter((t) => t > 0 && t < 200);
-  if (typeof v === 'string') return v.split('-').map(num).filter((t) => t > 0 && t < 200);
+  const out: number[] = [];
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const t = num(x);
+      if (t > 0 && t < 200) out.push(t);
+    }
+    return out;
+  }
+  if (typeof v === 'string') {
+    // "55-53-68-69": plain integers are read without splitting; anything else goes through num()
+    let start = 0;
+    for (let i = 0; i <= v.length; i++) {
+      if (i < v.length && v.charCodeAt(i) !== 45 /* - */) continue;
+      const t = plainInt(v, start, i) ?? num(v.slice(start, i));
+      if (t > 0 && t < 200) out.push(t);
+      start = i + 1;
+    }
+    return out;
+  }
   const n = num(v);
-  return n > 0 && n < 200 ? [n] : [];
+  if (n > 0 && n < 200) out.push(n);
+  return out;
+}
+
+/** The unsigned decimal integer s[from, to) (1–6 digits), else null. */
+function plainInt(s: string, from: number, to: number): number | null {
+  if (to <= from || to - from > 6) return null;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return null;
+    n = n * 10 + c;
+  }
+  return n;
 }
 
 /** Factor to convert a value in `unit` to GH/s. Unknown/missing unit → GH (miner-protocols.md §10.3). */
@@ -135,6 +165,15 @@ export function cgPools(section: unknown): MinerPool[] {
       accepted: int(p['Accepted']),
       rejected: int(p['Rejected']),
     }));
+}
+
+/** Network mode from "DHCP"/"Static" (Antminer nettype), "dhcp"/"static" (Whatsminer proto) or a dhcp boolean (VNish). */
+export function networkMode(v: unknown): NetworkMode | undefined {
+  if (typeof v === 'boolean') return v ? 'dhcp' : 'static';
+  const s = str(v).trim().toLowerCase();
+  if (s === 'dhcp') return 'dhcp';
+  if (s === 'static') return 'static';
+  return undefined;
 }
 
 export function upperMac(v: unknown): string {

@@ -127,10 +127,12 @@ export class Poller {
     if (driver) {
       try {
         const reading = await driver.read(st.handle, this.env);
+        const net = st.handle.detail?.net;
+        if (net && reading.networkMode === undefined) reading.networkMode = net;
         st.handle.cycle++;
         st.missed = 0;
         st.lastError = undefined;
-        const snap = this.toSnapshot(reading, now, o.poolWhitelist);
+        const snap = this.toSnapshot(reading, now, o.poolWhitelist, st.handle.id.reportedModel);
         st.last = JSON.stringify(snap);
         return { snap, text: st.last };
       } catch (e) {
@@ -158,7 +160,7 @@ export class Poller {
     const started = Date.now();
     const startedAt = new Date(started).toISOString();
     const out: MinerSnapshot[] = [];
-    const outJson: Array<{ ip: string; sn: string; text: string }> = [];
+    const outJson: JsonItem[] = [];
     let ok = 0;
     let failed = 0;
     const ips = [...this.miners.keys()];
@@ -169,14 +171,15 @@ export class Poller {
       const s = r.snap;
       if (s.missedPolls === 0) ok++;
       else failed++;
-      if (o.json) outJson.push({ ip: s.ip, sn: s.sn, text: r.text });
+      if (o.json) outJson.push({ n: ipNum(s.ip), sn: s.sn, text: r.text, dup: s.faultLabels.includes('duplicate-sn') });
       else out.push(s);
     });
     let snapshotsJson: string[] = [];
     let snapshots: MinerSnapshot[] = [];
     if (o.json) {
       markDuplicateSnsJson(outJson);
-      snapshotsJson = sortByIp(outJson).map((x) => x.text);
+      outJson.sort((a, b) => a.n - b.n);
+      snapshotsJson = outJson.map((x) => x.text);
     } else {
       markDuplicateSns(out);
       snapshots = sortByIp(out);
@@ -184,16 +187,18 @@ export class Poller {
     return { snapshots, snapshotsJson, startedAt, durationMs: Date.now() - started, ok, failed };
   }
 
-  private toSnapshot(r: MinerReading, takenAt: string, whitelist: string[][]): MinerSnapshot {
-    const model = lookupModel(r.model, r.family) ?? lookupModel(this.miners.get(r.ip)?.handle.id.reportedModel ?? '', r.family);
-    return {
-      ...r,
-      online: true,
-      missedPolls: 0,
-      state: computeFlags(r, model, whitelist, true),
-      faultLabels: computeFaultLabels(r, model),
-      takenAt,
-    };
+  /** Completes the driver's fresh reading into the snapshot in place (no copy: the reading is not used elsewhere). */
+  private toSnapshot(r: MinerReading, takenAt: string, whitelist: string[][], reportedModel: string): MinerSnapshot {
+    const model = lookupModel(r.model, r.family) ?? lookupModel(reportedModel, r.family);
+    const state = computeFlags(r, model, whitelist, true);
+    const faultLabels = computeFaultLabels(r, model);
+    const snap = r as MinerSnapshot;
+    snap.online = true;
+    snap.missedPolls = 0;
+    snap.state = state;
+    snap.faultLabels = faultLabels;
+    snap.takenAt = takenAt;
+    return snap;
   }
 
   private blankSnapshot(h: MinerHandle, online: boolean, missed: number, takenAt: string): MinerSnapshot {
@@ -226,14 +231,22 @@ export class Poller {
   }
 }
 
+/** One snapshot of a json cycle: numeric IP (sort key), serial, JSON text, whether it carries duplicate-sn. */
+interface JsonItem {
+  n: number;
+  sn: string;
+  text: string;
+  dup: boolean;
+}
+
 /** markDuplicateSns for JSON-text snapshots: only the affected few are re-parsed. */
-function markDuplicateSnsJson(items: Array<{ sn: string; text: string }>): void {
+function markDuplicateSnsJson(items: JsonItem[]): void {
   const count = new Map<string, number>();
   for (const x of items) if (x.sn) count.set(x.sn, (count.get(x.sn) ?? 0) + 1);
   for (const x of items) {
     const dup = x.sn !== '' && (count.get(x.sn) ?? 0) > 1;
-    const has = x.text.includes('"duplicate-sn"');
-    if (dup === has) continue;
+    if (dup === x.dup) continue;
+    x.dup = dup;
     const snap = JSON.parse(x.text) as MinerSnapshot;
     markDuplicateSns([snap]);
     if (dup) snap.faultLabels.push('duplicate-sn');
@@ -252,6 +265,16 @@ function sortByIp<T extends { ip: string }>(items: T[]): T[] {
   return keyed.map((k) => k.item);
 }
 
+/** Dotted IPv4 → number, without splitting into strings (anything else sorts as its digits run together). */
 function ipNum(ip: string): number {
-  return ip.split('.').reduce((acc, p) => acc * 256 + Number(p), 0);
+  let acc = 0;
+  let part = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 46 /* . */) {
+      acc = acc * 256 + part;
+      part = 0;
+    } else if (c >= 48 && c <= 57) part = part * 10 + (c - 48);
+  }
+  return acc * 256 + part;
 }

@@ -186,6 +186,14 @@ describe('network back to DHCP', () => {
     const vn = vnish();
     const bos = bosRest();
     for (const m of [st, v2, v3, vn, bos]) m.network = { ...m.network, dhcp: false, ip: m.ip, netmask: '255.255.255.0' };
+    // the snapshot carries the network mode the firmware reports (read with the details)
+    const withNet = [st, v2, v3, vn];
+    const modes = async () => {
+      for (const m of withNet) poller.invalidateDetail(m.ip);
+      return Promise.all(withNet.map(async (m) => (await poll(m))?.networkMode));
+    };
+    await Promise.all(withNet.map(poll));
+    expect(await modes()).toEqual(['static', 'static', 'static', 'static']);
     const res = await run('dhcp', [st, v2, v3, vn, bos]);
     expect(res.slice(0, 4).filter((r) => !r.ok), JSON.stringify(res)).toEqual([]);
     expect(res[4]!.reason).toMatch(/^unsupported-op/);
@@ -197,6 +205,7 @@ describe('network back to DHCP', () => {
     const vi = JSON.parse((await httpRequest(vn.ip, env.ports.web, '/api/v1/info')).body) as { system: { network_status: { dhcp: boolean } } };
     expect(vi.system.network_status.dhcp).toBe(true);
     expect(bos.network.dhcp).toBe(false);
+    expect(await modes()).toEqual(['dhcp', 'dhcp', 'dhcp', 'dhcp']);
   });
 });
 

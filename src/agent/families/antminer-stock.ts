@@ -1,7 +1,7 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { lookupModel, displayModel } from '../catalogue';
 import { AGENT_ERROR, OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
-import { arr, bool, cgPools, int, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
+import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
 import { AntminerWeb } from '../protocols/antminer-web';
 import { RpcError, rpcMulti, type RpcObject } from '../protocols/cgminer-rpc';
 import { HttpError } from '../protocols/http-client';
@@ -13,6 +13,8 @@ import { HttpError } from '../protocols/http-client';
  * `detailEveryCycles`: `get_system_info.cgi` (MAC, serial), `get_blink_status.cgi`, `summary.cgi` health.
  */
 
+/** Request flag of the 2023+ layout (one shared object: the request text is cached per extra object). */
+const NEW_API = Object.freeze({ new_api: true });
 const MODE_BY_CODE: Record<string, WorkMode> = { '0': 'normal', '1': 'sleep', '2': 'high', '3': 'low-power' };
 const CODE_BY_MODE: Record<WorkMode, number> = { normal: 0, sleep: 1, high: 2, 'low-power': 3 };
 
@@ -49,6 +51,12 @@ interface StatsParse {
   mode?: WorkMode;
 }
 
+/** Per-chip status string without blanks when it shows a bad chip, else '' (the all-'o' string is not copied). */
+function chipStatusOf(v: unknown): string {
+  const raw = str(v);
+  return /[^o\s]/.test(raw) ? raw.replace(/\s+/g, '') : '';
+}
+
 /** Parses `stats` in either layout (old flat STATS[1] or new chain[]). */
 export function parseAntminerStats(reply: RpcObject, expected: { boards?: number; chipsPerBoard?: number; fans?: number }): StatsParse {
   if (statusIsObject(reply) || obj(reply['INFO'])['type'] !== undefined) {
@@ -62,7 +70,7 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
     for (let i = 0; i < nBoards; i++) {
       const c = byIndex.get(i);
       const chips = c ? int(c['asic_num']) : 0;
-      const acs = c ? str(c['asic']).replace(/\s+/g, '') : '';
+      const acs = c ? chipStatusOf(c['asic']) : '';
       const b: MinerBoard = {
         index: i,
         chips,
@@ -74,7 +82,7 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
         hwErrors: c ? int(c['hw']) : 0,
       };
       if (c && num(c['freq_avg']) > 0) b.freqMhz = num(c['freq_avg']);
-      if (/[^o]/.test(acs)) b.chipStatus = acs;
+      if (acs) b.chipStatus = acs;
       if (c && str(c['sn'])) b.sn = str(c['sn']);
       boards.push(b);
     }
@@ -111,7 +119,7 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
   for (let i = 0; i < nBoards; i++) {
     const n = offset + i;
     const chips = int(flat[`chain_acn${n}`]);
-    const acs = str(flat[`chain_acs${n}`]).replace(/\s+/g, '');
+    const acs = chipStatusOf(flat[`chain_acs${n}`]);
     let pcb = temps(flat[`temp_pcb${n}`]);
     let chip = temps(flat[`temp_chip${n}`]);
     if (pcb.length === 0) pcb = temps(flat[`temp${n}`]);
@@ -128,7 +136,7 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
     };
     const freq = num(flat[`freq${n}`]) || num(flat[`freq_avg${n}`]);
     if (freq > 0) b.freqMhz = freq;
-    if (/[^o]/.test(acs)) b.chipStatus = acs;
+    if (acs) b.chipStatus = acs;
     boards.push(b);
   }
   const fanNum = int(flat['fan_num']);
@@ -212,7 +220,7 @@ export const antminerStockDriver: FamilyDriver = {
       connectTimeoutMs: env.connectTimeoutMs,
       timeoutMs: env.rpcTimeoutMs,
       noJoin: h.noJoin,
-      extra: id.newApi ? { new_api: true } : undefined,
+      extra: id.newApi ? NEW_API : undefined,
     });
     // old builds carry the work mode only in get_miner_conf.cgi: read it when it can have changed
     // (details due, not in normal mode, or the hashrate is off nominal — every mode change moves it)
@@ -233,7 +241,7 @@ export const antminerStockDriver: FamilyDriver = {
       // RPC down: if the web server answers, the unit is up but its miner process is not (cannot start)
       try {
         const sysNow = await web.getSystemInfo();
-        h.detail = { mac: upperMac(sysNow['macaddr']), sn: str(sysNow['serinum'] ?? sysNow['serial_no']), blink: h.detail?.blink, cycle: h.cycle };
+        h.detail = { mac: upperMac(sysNow['macaddr']), sn: str(sysNow['serinum'] ?? sysNow['serial_no']), blink: h.detail?.blink, net: networkMode(sysNow['nettype']) ?? h.detail?.net, cycle: h.cycle };
         webOk = true;
       } catch (e) {
         if (e instanceof HttpError && e.kind === 'auth-failed') {
@@ -245,7 +253,13 @@ export const antminerStockDriver: FamilyDriver = {
     if (rpcErr && !webOk) throw rpcErr;
 
     if (sys?.ok) {
-      h.detail = { mac: upperMac(sys.v['macaddr']), sn: str(sys.v['serinum'] ?? sys.v['serial_no']), blink: h.detail?.blink, cycle: detailStamp(h, env.detailEveryCycles) };
+      h.detail = {
+        mac: upperMac(sys.v['macaddr']),
+        sn: str(sys.v['serinum'] ?? sys.v['serial_no']),
+        blink: h.detail?.blink,
+        net: networkMode(sys.v['nettype']) ?? h.detail?.net,
+        cycle: detailStamp(h, env.detailEveryCycles),
+      };
     }
     if (blink?.ok && h.detail) h.detail.blink = bool(blink.v['blink']);
     if (h.detail && detailDue && !sys?.ok) h.detail.cycle = h.cycle; // retry on the next detail round, not every cycle

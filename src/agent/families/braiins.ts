@@ -48,7 +48,7 @@ export const braiinsDriver: FamilyDriver = {
     if (details && !(details instanceof Error) && typeof details === 'object') {
       const d = details as Record<string, unknown>;
       h.detail = { mac: upperMac(d['mac_address']), sn: str(d['serial_number']), blink: locate === undefined ? h.detail?.blink : bool(locate), cycle: detailStamp(h, env.detailEveryCycles) };
-    } else if (detailDue) h.detail = { mac: h.detail?.mac ?? '', sn: h.detail?.sn ?? '', blink: h.detail?.blink, cycle: detailStamp(h, env.detailEveryCycles) };
+    } else if (detailDue) h.detail = { mac: h.detail?.mac ?? '', sn: h.detail?.sn ?? '', blink: h.detail?.blink, net: h.detail?.net, cycle: detailStamp(h, env.detailEveryCycles) };
     const s = obj(arr(sum.reply['SUMMARY'])[0]);
     const sec = (c: string): RpcObject | null => {
       const r = multi.results[c];

@@ -1,7 +1,7 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { displayModel, lookupModel } from '../catalogue';
 import { OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
-import { arr, bool, cgPools, int, nonNeg, num, obj, parseCompileTime, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix } from '../normalise-util';
+import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
 import { HttpError, httpRequest, multipartBody } from '../protocols/http-client';
 import { RestClient, VNISH_REST } from '../protocols/rest-client';
@@ -54,8 +54,8 @@ export const vnishDriver: FamilyDriver = {
     if (info) {
       const ns = obj(obj(info['system'])['network_status']);
       const serial = str(info['serial']);
-      h.detail = { mac: upperMac(ns['mac']), sn: serial === 'N/A' ? '' : serial, blink: h.detail?.blink, cycle: detailStamp(h, env.detailEveryCycles) };
-    } else if (detailDue) h.detail = { mac: h.detail?.mac ?? '', sn: h.detail?.sn ?? '', blink: h.detail?.blink, cycle: detailStamp(h, env.detailEveryCycles) };
+      h.detail = { mac: upperMac(ns['mac']), sn: serial === 'N/A' ? '' : serial, blink: h.detail?.blink, net: networkMode(ns['dhcp']) ?? h.detail?.net, cycle: detailStamp(h, env.detailEveryCycles) };
+    } else if (detailDue) h.detail = { mac: h.detail?.mac ?? '', sn: h.detail?.sn ?? '', blink: h.detail?.blink, net: h.detail?.net, cycle: detailStamp(h, env.detailEveryCycles) };
     if (status && h.detail) h.detail.blink = bool(status['find_miner']);
     if (perf) presetMode.set(h, modeFromPreset(str(obj(perf['current_preset'])['name']), model?.powerW));
 

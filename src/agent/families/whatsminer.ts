@@ -2,7 +2,7 @@ import type { MinerCredential } from '@shared/schemas/agent-uplink';
 import type { MinerBoard, MinerErrorCode, MinerPool, WorkMode } from '@shared/schemas/miner-snapshot';
 import { lookupModel } from '../catalogue';
 import { OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
-import { arr, bool, cgPools, int, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
+import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
 import { WHATSMINER_DEFAULT_V2_PASSWORD, WHATSMINER_DEFAULT_V3_ACCOUNT, WhatsminerError, WhatsminerV2, WhatsminerV3, whatsminerV2UploadFirmware } from '../protocols/whatsminer';
 import { whatsminerErrorMessage } from './whatsminer-errors';
@@ -137,7 +137,13 @@ async function readV2(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
     detailDue ? c.native('get_miner_info', { info: 'ip,proto,netmask,gateway,dns,hostname,mac,ledstat,minersn,powersn' }).catch(() => null) : Promise.resolve(null),
   ]);
   if (info) {
-    h.detail = { mac: upperMac(info['mac']), sn: normaliseSn(str(info['minersn'])), blink: str(info['ledstat']) !== '' && str(info['ledstat']) !== 'auto', cycle: detailStamp(h, env.detailEveryCycles) };
+    h.detail = {
+      mac: upperMac(info['mac']),
+      sn: normaliseSn(str(info['minersn'])),
+      blink: str(info['ledstat']) !== '' && str(info['ledstat']) !== 'auto',
+      net: networkMode(info['proto']) ?? h.detail?.net,
+      cycle: detailStamp(h, env.detailEveryCycles),
+    };
   } else if (detailDue && h.detail) h.detail.cycle = h.cycle;
   const fw = str(s['Firmware Version']).replace(/'/g, '') || id.firmwareVersion;
   if (fw && fw !== id.firmwareVersion) {
@@ -242,6 +248,7 @@ async function readV3(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
       mac: upperMac(obj(info['network'])['mac']),
       sn: normaliseSn(str(miner['miner-sn'])),
       blink: str(system['ledstatus']) !== '' && str(system['ledstatus']) !== 'auto',
+      net: networkMode(obj(info['network'])['proto']) ?? h.detail?.net,
       cycle: detailDue ? detailStamp(h, env.detailEveryCycles) : (h.detail?.cycle ?? h.cycle),
     };
     const fw = str(system['fwversion']);

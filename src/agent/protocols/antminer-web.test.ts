@@ -12,10 +12,11 @@ afterEach(async () => {
 });
 
 /** lighttpd-like digest server: fresh nonce per challenge, nc must increase per nonce. */
-async function digestServer(password: string, stats: { requests: number; challenges: number }): Promise<number> {
+async function digestServer(password: string, stats: { requests: number; challenges: number; unauthenticated?: number }): Promise<number> {
   const nonces = new Map<string, number>();
   const srv = http.createServer((req, res) => {
     stats.requests++;
+    if (!req.headers.authorization) stats.unauthenticated = (stats.unauthenticated ?? 0) + 1;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -51,6 +52,25 @@ describe('Antminer digest web client', () => {
     const resp = md5(`${md5(`root:${REALM}:root`)}:abc:00000001:c0ffee:auth:${md5('GET:/cgi-bin/x.cgi')}`);
     expect(a).toContain(`response="${resp}"`);
     expect(a).toContain('nc=00000001');
+  });
+  it('calls started together share the one unauthenticated round trip that brings the challenge', async () => {
+    const stats = { requests: 0, challenges: 0, unauthenticated: 0 };
+    const port = await digestServer('root', stats);
+    const web = new AntminerWeb('127.0.0.1', port);
+    const replies = await Promise.all([web.getSystemInfo(), web.getSystemInfo(), web.getSystemInfo()]);
+    expect(replies.map((r) => r['minertype'])).toEqual(['Antminer S19j Pro', 'Antminer S19j Pro', 'Antminer S19j Pro']);
+    expect(stats.unauthenticated).toBe(1);
+  });
+  it('a unit that does not answer the first call fails the calls waiting on it with the same error', async () => {
+    const silent = http.createServer(() => undefined);
+    servers.push(silent);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const web = new AntminerWeb('127.0.0.1', (silent.address() as { port: number }).port, { timeoutMs: 200 });
+    const t0 = Date.now();
+    const out = await Promise.allSettled([web.getSystemInfo(), web.getBlinkStatus()]);
+    expect(out.map((o) => (o.status === 'rejected' ? (o.reason as HttpError).kind : 'ok'))).toEqual(['timeout', 'timeout']);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    silent.closeAllConnections();
   });
   it('authenticates, then reuses the nonce with an increasing nc (one round trip per call)', async () => {
     const stats = { requests: 0, challenges: 0 };

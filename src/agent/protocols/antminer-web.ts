@@ -78,6 +78,8 @@ export interface AntminerWebOptions {
 
 export class AntminerWeb {
   private state: HostAuthState = { challenge: null, nc: 0, credIdx: 0 };
+  /** the unauthenticated request under way that will bring the digest challenge */
+  private probing: Promise<HttpResponse> | null = null;
   private credentials: MinerCredential[];
   private timeoutMs: number;
 
@@ -112,11 +114,31 @@ export class AntminerWeb {
   async request(method: string, path: string, o: { body?: string | Buffer; contentType?: string; timeoutMs?: number } = {}): Promise<HttpResponse> {
     const timeoutMs = o.timeoutMs ?? this.timeoutMs;
     const st = this.state;
+    // calls started together (the detail reads) share one unauthenticated round trip for the challenge
+    if (!st.challenge && this.probing) {
+      try {
+        await this.probing;
+      } catch (e) {
+        // the unit did not answer the first call: it will not answer this one either
+        if (e instanceof HttpError && e.kind !== 'http-status' && e.kind !== 'bad-reply') throw e;
+      }
+    }
     if (!st.challenge) {
-      const res = await this.send(method, path, o.body, o.contentType, undefined, timeoutMs);
+      const probe = this.send(method, path, o.body, o.contentType, undefined, timeoutMs).then((res) => {
+        if (res.status === 401) {
+          st.challenge = parseDigestChallenge(res.headers['www-authenticate']);
+          st.nc = 0;
+        }
+        return res;
+      });
+      this.probing = probe;
+      let res: HttpResponse;
+      try {
+        res = await probe;
+      } finally {
+        if (this.probing === probe) this.probing = null;
+      }
       if (res.status !== 401) return res;
-      st.challenge = parseDigestChallenge(res.headers['www-authenticate']);
-      st.nc = 0;
       if (!st.challenge) throw new HttpError('auth-failed', 'HTTP 401 without a digest challenge', 401);
     }
     const order = [st.credIdx, ...this.credentials.map((_, i) => i).filter((i) => i !== st.credIdx)];

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { addDeadline, cancelDeadline, resetDeadline } from './deadlines';
 import { parseCgminerText, parseTolerantJson, stripNul } from './tolerant-json';
 
 /**
@@ -61,71 +62,74 @@ export function rpcExchange(host: string, port: number, payload: string, opts: R
   const connectMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_MS;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const whenJson = opts.completeWhenJson === true;
   return new Promise<string>((resolve, reject) => {
     let settled = false;
     let connected = false;
-    const chunks: Buffer[] = [];
+    // almost every reply is one segment: keep it alone, copy only when a second one arrives
+    let first: Buffer | null = null;
+    let more: Buffer[] | null = null;
     let size = 0;
     const sock = net.connect({ host, port });
     sock.setNoDelay(true);
-    let timer: NodeJS.Timeout = setTimeout(() => finish(new RpcError('connect-timeout', `connect timeout after ${connectMs} ms`)), connectMs);
+    // one shared sweep instead of a timer per socket (deadlines.ts); moved from connect to exchange budget
+    const deadline = addDeadline(connectMs, () => {
+      if (!connected) finish(new RpcError('connect-timeout', `connect timeout after ${connectMs} ms`));
+      // a reply that stalls after some bytes is handed to the tolerant parser (truncated output)
+      else if (size > 0) finish(null);
+      else finish(new RpcError('timeout', `no reply within ${timeoutMs} ms`));
+    });
 
     function text(): string {
-      return Buffer.concat(chunks, size).toString('utf8');
+      if (!first) return '';
+      return more ? Buffer.concat([first, ...more], size).toString('utf8') : first.toString('utf8');
     }
-    function finish(err: RpcError | null, value?: string): void {
+    function add(b: Buffer): void {
+      if (b.length === 0) return;
+      if (!first) first = b;
+      else (more ??= []).push(b);
+      size += b.length;
+    }
+    function finish(err: RpcError | null): void {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      sock.removeAllListeners('data');
+      cancelDeadline(deadline);
       sock.destroy();
       if (err) reject(err);
-      else resolve(value ?? '');
+      else resolve(text());
     }
 
     sock.once('connect', () => {
       connected = true;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        // a reply that stalls after some bytes is handed to the tolerant parser (truncated output)
-        if (size > 0) finish(null, text());
-        else finish(new RpcError('timeout', `no reply within ${timeoutMs} ms`));
-      }, timeoutMs);
-      sock.write(payload);
+      resetDeadline(deadline, timeoutMs);
     });
+    sock.write(payload);
     sock.on('data', (buf: Buffer) => {
+      if (settled) return;
       const nul = buf.indexOf(0);
       if (nul >= 0) {
-        chunks.push(buf.subarray(0, nul));
-        size += nul;
-        finish(null, text());
+        add(buf.subarray(0, nul));
+        finish(null);
         return;
       }
-      chunks.push(buf);
-      size += buf.length;
+      add(buf);
       if (size >= maxBytes) {
-        finish(null, text());
+        finish(null);
         return;
       }
-      if (opts.completeWhenJson) {
+      if (whenJson) {
         const last = buf[buf.length - 1];
-        if (last === 0x7d /* } */ || last === 0x0a) {
-          const t = text();
-          const p = parseTolerantJsonStrict(t);
-          if (p) finish(null, t);
-        }
+        if ((last === 0x7d /* } */ || last === 0x0a) && parseTolerantJsonStrict(text())) finish(null);
       }
     });
-    sock.once('end', () => {
-      if (size === 0) finish(new RpcError('empty', 'connection closed without a reply'));
-      else finish(null, text());
-    });
-    sock.once('close', () => {
+    const closed = (): void => {
       if (size === 0) finish(new RpcError(connected ? 'empty' : 'reset', 'connection closed without a reply'));
-      else finish(null, text());
-    });
+      else finish(null);
+    };
+    sock.once('end', closed);
+    sock.once('close', closed);
     sock.on('error', (err: NodeJS.ErrnoException) => {
-      if (size > 0) finish(null, text());
+      if (size > 0) finish(null);
       else finish(classifySocketError(err, connected));
     });
   });
@@ -213,13 +217,30 @@ export interface CommandOptions extends RpcOptions {
   completeWhenJson?: boolean;
 }
 
+/** Request texts of parameterless commands without `extra` or with a frozen one (the poll sends the same few every cycle). */
+const requestCache = new WeakMap<object, Map<string, string>>();
+const NO_EXTRA = {};
+
 /** Builds the request text for one command. */
 export function buildRequest(command: string, o: Pick<CommandOptions, 'parameter' | 'extra' | 'plain' | 'cmdKey'> = {}): string {
   if (o.plain) return o.parameter !== undefined ? `${command}|${o.parameter}` : command;
+  const cacheable = o.parameter === undefined && (o.extra === undefined || Object.isFrozen(o.extra));
+  const key = o.cmdKey === 'cmd' ? `cmd ${command}` : command;
+  let texts: Map<string, string> | undefined;
+  if (cacheable) {
+    texts = requestCache.get(o.extra ?? NO_EXTRA);
+    const hit = texts?.get(key);
+    if (hit !== undefined) return hit;
+  }
   const body: Record<string, unknown> = { [o.cmdKey ?? 'command']: command };
   if (o.parameter !== undefined) body['parameter'] = o.parameter;
   if (o.extra) Object.assign(body, o.extra);
-  return JSON.stringify(body);
+  const text = JSON.stringify(body);
+  if (cacheable && (texts?.size ?? 0) < 64) {
+    if (!texts) requestCache.set(o.extra ?? NO_EXTRA, (texts = new Map()));
+    texts.set(key, text);
+  }
+  return text;
 }
 
 /** Sends one command and returns the parsed reply; STATUS W/E/F → RpcError('status'|'denied') unless allowError. */
@@ -283,6 +304,8 @@ export async function rpcMulti(
       }
     }
   }
+  // the usual case: the joined request served every command
+  if (pending.size === 0) return { results, joined, joinUnsupported: false };
   await Promise.all(
     [...pending].map(async (c) => {
       try {

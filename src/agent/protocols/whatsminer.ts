@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { addDeadline, cancelDeadline, resetDeadline } from './deadlines';
 import { RpcError, parseReply, rpcCommand, rpcExchange, readStatus, type RpcObject, type RpcOptions } from './cgminer-rpc';
 import { aesEcbDecrypt, aesEcbEncryptZero, whatsminerV2AesKey, whatsminerV2Token, whatsminerV3Token } from './whatsminer-crypto';
 import { parseTolerantJson } from './tolerant-json';
@@ -237,11 +238,13 @@ export function v3ExchangeMany(host: string, port: number, bodies: Array<Record<
     const replies: V3Reply[] = [];
     const sock = net.connect({ host, port });
     let buf: Buffer = Buffer.alloc(0);
-    let timer = setTimeout(() => done(new RpcError('connect-timeout', 'connect timeout')), connectMs);
+    let connected = false;
+    // one shared sweep instead of a timer per socket (deadlines.ts)
+    const deadline = addDeadline(connectMs, () => done(connected ? new RpcError('timeout', `no reply within ${timeoutMs} ms`) : new RpcError('connect-timeout', 'connect timeout')));
     function done(err: Error | null) {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelDeadline(deadline);
       sock.destroy();
       if (err) reject(err);
       else resolve(replies);
@@ -255,8 +258,8 @@ export function v3ExchangeMany(host: string, port: number, bodies: Array<Record<
       sock.write(Buffer.concat([hdr, json]));
     }
     sock.once('connect', () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => done(new RpcError('timeout', `no reply within ${timeoutMs} ms`)), timeoutMs);
+      connected = true;
+      resetDeadline(deadline, timeoutMs);
       sendNext();
     });
     sock.on('data', (c: Buffer) => {

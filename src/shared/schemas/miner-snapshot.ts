@@ -19,6 +19,10 @@ export type WorkMode = z.infer<typeof WorkMode>;
 export const PoolStatus = z.enum(['alive', 'dead', 'unknown']);
 export type PoolStatus = z.infer<typeof PoolStatus>;
 
+/** How the unit gets its address: DHCP or a static configuration. */
+export const NetworkMode = z.enum(['dhcp', 'static']);
+export type NetworkMode = z.infer<typeof NetworkMode>;
+
 /** Fault labels of spec 3 §4. */
 export const FaultLabel = z.enum([
   'high-temperature',
@@ -126,6 +130,8 @@ export const MinerSnapshot = z.object({
   powerW: z.number().min(0).optional(),
   /** Fault light (LED blink) state when known. */
   blink: z.boolean().optional(),
+  /** DHCP or static addressing, when the firmware tells (Antminer nettype, Whatsminer proto, VNish dhcp). */
+  networkMode: NetworkMode.optional(),
   errorCodes: z.array(MinerErrorCode),
   online: z.boolean(),
   /** Consecutive failed polls; > 0 means the data below is the last good reading. */
@@ -182,7 +188,8 @@ const FAMILIES = new Set<unknown>(FirmwareFamily.options);
 const WORK_MODES = new Set<unknown>(WorkMode.options);
 const POOL_STATUSES = new Set<unknown>(PoolStatus.options);
 const FAULTS = new Set<unknown>(FaultLabel.options);
-const SNAPSHOT_REQUIRED = SNAPSHOT_KEYS.size - 2; // powerW, blink
+const NETWORK_MODES = new Set<unknown>(NetworkMode.options);
+const SNAPSHOT_REQUIRED = SNAPSHOT_KEYS.size - 3; // powerW, blink, networkMode
 const BOARD_REQUIRED = BOARD_KEYS.size - 4; // chipStatus, freqMhz, sn, failed
 
 function isBoard(b: unknown): boolean {
@@ -252,6 +259,7 @@ export function isExactMinerSnapshot(s: unknown): s is MinerSnapshot {
     isNonNeg(s.elapsedSec) &&
     (s.powerW === undefined ? !('powerW' in s) : isNonNeg(s.powerW)) &&
     (s.blink === undefined ? !('blink' in s) : isBool(s.blink)) &&
+    (s.networkMode === undefined ? !('networkMode' in s) : NETWORK_MODES.has(s.networkMode)) &&
     every(s.errorCodes, (e) => isObj(e) && onlyKeys(e, ERROR_KEYS, 2) && isInt(e.code) && isStr(e.message)) &&
     isBool(s.online) &&
     isNonNegInt(s.missedPolls) &&
