@@ -60,11 +60,20 @@ describe('notifications', () => {
     const box = await panel.boundingBox();
     expect(box?.width).toBe(300);
     expect(box?.height).toBe(300);
-    await expect.poll(() => page.getByTestId('notice-item').count()).toBe(5);
-    // "Load more", or scrolling to the end (infinite list), fetches the next 5 until all 12 are shown.
-    await page.getByTestId('notice-load-more').click();
-    await expect.poll(() => page.getByTestId('notice-item').count()).toBeGreaterThanOrEqual(10);
-    await page.getByTestId('notice-list').locator('.mantine-ScrollArea-viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => page.getByTestId('notice-item').count(), { timeout: 10_000 }).toBe(5);
+    // Scrolling to the end (infinite list) fetches the next 5 …
+    const viewport = page.getByTestId('notice-list').locator('.mantine-ScrollArea-viewport');
+    await viewport.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => page.getByTestId('notice-item').count(), { timeout: 10_000 }).toBe(10);
+    // … and so does "Load more", once the list has settled (the page landed, the button is back and enabled). It is
+    // pressed from the keyboard where it is: scrolling it into view would itself load the next page (the infinite
+    // list) and the new rows would push the button from under a pointer click (the old flake: "<html> intercepts
+    // pointer events" while the list re-rendered).
+    const loadMore = page.getByTestId('notice-load-more');
+    await loadMore.waitFor();
+    await expect.poll(() => loadMore.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await loadMore.evaluate((el) => (el as HTMLElement).focus({ preventScroll: true }));
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('notice-item').count(), { timeout: 10_000 }).toBe(12);
     expect(pageRequests.sort()).toEqual(['1:5', '2:5', '3:5']);
     await page.getByTestId('notice-no-more').waitFor();
@@ -82,7 +91,7 @@ describe('notifications', () => {
 
     // Temperature/humidity notice renders its two tables.
     await page.getByTestId('notification-bell').click();
-    await expect.poll(() => page.getByTestId('notice-item').count()).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => page.getByTestId('notice-item').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
     await page.getByTestId('notice-list').locator('.mantine-ScrollArea-viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await page.getByTestId('notice-item').filter({ hasText: 'Hot aisle' }).click();
     await page.locator('.mantine-Modal-content').getByText('Sensor H1').waitFor();
@@ -109,7 +118,8 @@ describe('notifications', () => {
     const page = await ctx.newPage();
     await loginUi(page);
     await page.getByTestId('notification-bell').click();
-    await expect.poll(() => page.getByTestId('notice-item').count()).toBe(5);
+    await page.getByTestId('notification-panel').waitFor();
+    await expect.poll(() => page.getByTestId('notice-item').count(), { timeout: 10_000 }).toBe(5);
     const box = await page.getByTestId('notification-panel').boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 360).toBe(true);
     await ctx.close();
