@@ -45,7 +45,7 @@ describe('dashboard summary', () => {
         case when g >= now() - interval '3 days' then 60 else 80 end
       from generate_series(date_trunc('minute', now()) - interval '8 days', date_trunc('minute', now()) - interval '1 minute', interval '1 minute') g
     `.execute(t.db);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => t.close());
 
   const summary = async (agentKey: string, client: Client = admin, extra: Record<string, string> = {}) => {

@@ -135,6 +135,13 @@ export interface MinersTable {
   sync_temp_pcb_max: ColumnType<number | null, never, never>;
   sync_fan_min: ColumnType<number | null, never, never>;
   sync_fan_max: ColumnType<number | null, never, never>;
+  /** The latest reading's hourly bucket and the latest earlier unqualified hour (migration 202611230220), kept by the ingest. */
+  stat_hour_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  stat_hour_samples: Generated<number>;
+  stat_hour_online: Generated<number>;
+  stat_hour_real_sum: Generated<number>;
+  stat_hour_ideal_sum: Generated<number>;
+  stat_unqualified_hour_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SnapshotBatchesTable {

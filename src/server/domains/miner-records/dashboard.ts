@@ -26,7 +26,7 @@ const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOStr
 /** Counters and the temperature distribution of the online miners: one scan of the farm's miners. */
 async function minersNow(db: DB, agentKey: string): Promise<{ counters: DashboardCounters; temperature: DashboardSummary['temperature'] }> {
   const states = STATES.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
-  const faults = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where m.fault_labels @> array[${f}]::text[])::int as ${sql.ref(`f${i}`)}`);
+  const faults = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${f}::text = any(m.fault_labels))::int as ${sql.ref(`f${i}`)}`);
   const bands = TEMP_EDGES.map((e, i) => sql`count(*) filter (where m.online and m.temp_max < ${sql.lit(e)}${i > 0 ? sql` and m.temp_max >= ${sql.lit(TEMP_EDGES[i - 1]!)}` : sql``})::int as ${sql.ref(`t${i}`)}`);
   const { rows } = await sql<Record<string, number | null>>`
     select count(*)::int as total, ${sql.join([...states, ...faults, ...bands])},

@@ -4,28 +4,56 @@
  * Definitions:
  * - 8-hour qualified: an online miner with at least one hourly sample in the last 8 hourly buckets
  *   (the current one included) and, in every such bucket, online in every sample and an average real
- *   hashrate ≥ 80 % of its average ideal hashrate (ideal > 0) — spec 3 §9 "qualified".
+ *   hashrate ≥ 80 % of its average ideal hashrate (ideal > 0) — spec 3 §9 "qualified". Read from figures the
+ *   ingest keeps on the miner's row (STAT_HOUR_UPSERT, migration 202611230220), not from miner_stats_hour.
  * - Offline over 24 hours: an offline miner whose last reading (takenAt) is older than 24 hours.
  * - Online rate = online / total; qualified rate = qualified / online (spec 3 §9 "normal over active").
+ * - The farm series' 30-day and 1-year ranges read the hourly roll-up farm_stats_hour (720 / 8,760 rows), like
+ *   the dashboard's chart, instead of up to 525,600 per-minute rows.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { MINER_FAULT_LABELS } from '@shared/miner-labels';
 import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { FarmSeriesPoint, FarmSeriesRange, MinerFilter, MinerHistoryPoint, MinerHistoryRange, MinerIndexStat, MinerModelStat, MinerStat } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
 import { iso, minerWhere, statusCondition } from './miner-sql';
 
+/** An hourly bucket (its sums) qualifies: online in every sample, average real ≥ 80 % of average ideal (ideal > 0). */
+function bucketQualified(samples: RawBuilder<unknown>, online: RawBuilder<unknown>, real: RawBuilder<unknown>, ideal: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(${online} = ${samples} and ${ideal} > 0 and ${real} >= 0.8 * ${ideal})`;
+}
+
+/**
+ * SET items of the ingest's miners upsert (src/server/domains/miners/ingest-snapshots.ts; `miners` = the stored row,
+ * `excluded` = the new reading with stat_hour_at = its hour and its one-sample sums): the miner's current hourly
+ * bucket, the same sums as its miner_stats_hour row, and the latest earlier hour whose bucket did not qualify. The
+ * upsert only applies readings not older than the stored one, so the hour never goes back.
+ */
+export const STAT_HOUR_UPSERT = sql`
+  stat_unqualified_hour_at = case
+    when miners.stat_hour_at is distinct from excluded.stat_hour_at
+      and not ${bucketQualified(sql`miners.stat_hour_samples`, sql`miners.stat_hour_online`, sql`miners.stat_hour_real_sum`, sql`miners.stat_hour_ideal_sum`)}
+    then miners.stat_hour_at else miners.stat_unqualified_hour_at end,
+  stat_hour_samples = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_samples + excluded.stat_hour_samples else excluded.stat_hour_samples end,
+  stat_hour_online = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_online + excluded.stat_hour_online else excluded.stat_hour_online end,
+  stat_hour_real_sum = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_real_sum + excluded.stat_hour_real_sum else excluded.stat_hour_real_sum end,
+  stat_hour_ideal_sum = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_ideal_sum + excluded.stat_hour_ideal_sum else excluded.stat_hour_ideal_sum end,
+  stat_hour_at = excluded.stat_hour_at`;
+
+/** The miner (alias m) is 8-hour qualified: its latest bucket is in the last 8 hours and qualifies, no earlier one there failed. */
+const QUALIFIED_8H = sql`m.online and m.stat_hour_at >= date_trunc('hour', now()) - interval '7 hours'
+  and ${bucketQualified(sql`m.stat_hour_samples`, sql`m.stat_hour_online`, sql`m.stat_hour_real_sum`, sql`m.stat_hour_ideal_sum`)}
+  and (m.stat_unqualified_hour_at is null or m.stat_unqualified_hour_at < date_trunc('hour', now()) - interval '7 hours')`;
+
 const COUNTED = ['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower'] as const;
 
 export async function getMinerStat(db: DB, agentKey: string, filter: MinerFilter): Promise<MinerStat> {
   const counters = COUNTED.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
-  const faults = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where m.fault_labels @> array[${f}]::text[])::int as ${sql.ref(`f${i}`)}`);
+  const faults = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${f}::text = any(m.fault_labels))::int as ${sql.ref(`f${i}`)}`);
   const { rows } = await sql<Record<string, number>>`
     select count(*)::int as total, ${sql.join([...counters, ...faults])},
       count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h,
-      count(*) filter (where m.online and exists (select 1 from miner_stats_hour h where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '7 hours')
-        and not exists (select 1 from miner_stats_hour h where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '7 hours'
-                        and not (h.online_samples = h.samples and h.ideal_sum > 0 and h.real_sum >= 0.8 * h.ideal_sum)))::int as qualified8h
+      count(*) filter (where ${QUALIFIED_8H})::int as qualified8h
     from miners m where ${minerWhere(agentKey, filter)}
   `.execute(db);
   const r = rows[0] ?? {};
@@ -50,7 +78,9 @@ export async function getMinerStat(db: DB, agentKey: string, filter: MinerFilter
 
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part * 10_000) / whole) / 100 : 0);
 
+/** The hashrate overview's figures and top faults: one scan of the farm's miners (fault labels counted per label). */
 export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndexStat> {
+  const faultCounts = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${f}::text = any(m.fault_labels))::int as ${sql.ref(`f${i}`)}`);
   const { rows } = await sql<{
     total: number;
     online: number;
@@ -60,8 +90,9 @@ export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndex
     temp_max: number | null;
     temp_avg: number | null;
     updated_at: Date | string | null;
+    [fault: `f${number}`]: number;
   }>`
-    select count(*)::int as total,
+    select ${sql.join(faultCounts)}, count(*)::int as total,
       count(*) filter (where m.online)::int as online,
       count(*) filter (where m.online and coalesce((m.state ->> 'qualified')::boolean, false))::int as qualified,
       coalesce(sum(m.rt5s) filter (where m.online), 0)::float8 as real,
@@ -71,11 +102,10 @@ export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndex
       max(m.taken_at) as updated_at
     from miners m where m.agent_key = ${agentKey}
   `.execute(db);
-  const { rows: faults } = await sql<{ label: FaultLabel; count: number }>`
-    select f as label, count(*)::int as count from miners m, unnest(m.fault_labels) f
-    where m.agent_key = ${agentKey} group by f order by count(*) desc, f
-  `.execute(db);
   const r = rows[0];
+  const faults = MINER_FAULT_LABELS.map((label, i) => ({ label, count: r?.[`f${i}`] ?? 0 }))
+    .filter((f) => f.count > 0)
+    .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
   const total = r?.total ?? 0;
   const online = r?.online ?? 0;
   const qualified = r?.qualified ?? 0;
@@ -144,18 +174,35 @@ const SERIES: Record<FarmSeriesRange, { unit: string; window: string }> = {
   '1y': { unit: 'day', window: '365 days' },
 };
 
-/** hour: one point per minute over the last 24 h; 30d: per hour over 30 days; 1y: per day over a year. */
+type FarmSeriesRow = { at: Date | string; real: number; ideal: number; total: number; online: number; qualified: number; temp_max: number | null; temp_avg: number | null };
+
+/**
+ * hour: one point per minute over the last 24 h (farm_stats_minute); 30d: per hour over 30 days; 1y: per day over a
+ * year — both from the hourly roll-up farm_stats_hour (UTC hours; the same averages as over its minute rows).
+ */
 export async function getFarmSeries(db: DB, agentKey: string, range: FarmSeriesRange): Promise<FarmSeriesPoint[]> {
   const { unit, window } = SERIES[range];
   const u = sql.lit(unit);
-  const { rows } = await sql<{ at: Date | string; real: number; ideal: number; total: number; online: number; qualified: number; temp_max: number | null; temp_avg: number | null }>`
-    select date_trunc(${u}, f.at) as at, avg(f.real_ghs) as real, avg(f.ideal_ghs) as ideal,
-      avg(f.total)::float8 as total, avg(f.online)::float8 as online, avg(f.qualified)::float8 as qualified,
-      max(f.temp_max) as temp_max, avg(f.temp_avg) as temp_avg
-    from farm_stats_minute f
-    where f.agent_key = ${agentKey} and f.at >= date_trunc(${u}, now() - ${sql.lit(window)}::interval)
-    group by 1 order by 1
-  `.execute(db);
+  const from = sql`date_trunc(${u}, now() - ${sql.lit(window)}::interval)`;
+  const { rows } =
+    range === 'hour'
+      ? await sql<FarmSeriesRow>`
+          select date_trunc(${u}, f.at) as at, avg(f.real_ghs) as real, avg(f.ideal_ghs) as ideal,
+            avg(f.total)::float8 as total, avg(f.online)::float8 as online, avg(f.qualified)::float8 as qualified,
+            max(f.temp_max) as temp_max, avg(f.temp_avg) as temp_avg
+          from farm_stats_minute f
+          where f.agent_key = ${agentKey} and f.at >= ${from}
+          group by 1 order by 1
+        `.execute(db)
+      : await sql<FarmSeriesRow>`
+          select date_trunc(${u}, h.at) as at, sum(h.real_sum) / sum(h.samples) as real, sum(h.ideal_sum) / sum(h.samples) as ideal,
+            sum(h.total_sum)::float8 / sum(h.samples) as total, sum(h.online_sum)::float8 / sum(h.samples) as online,
+            sum(h.qualified_sum)::float8 / sum(h.samples) as qualified, max(h.temp_max) as temp_max,
+            sum(h.temp_avg_sum) / nullif(sum(h.temp_avg_n), 0) as temp_avg
+          from farm_stats_hour h
+          where h.agent_key = ${agentKey} and h.at >= ${from} and h.samples > 0
+          group by 1 order by 1
+        `.execute(db);
   const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
   return rows.map((r) => ({
     at: iso(r.at) ?? '',
