@@ -2,16 +2,17 @@
  * Delta sync (GET /api/sync/<collection>): a fleet uploaded through the agent uplink is paged out completely
  * with a correct `more`; the cursor then answers nothing until an ingest, a change of marks (batchCustomer), a
  * deletion or a customer change, and then exactly those; rows and tombstones interleave without skipping;
- * pruned tombstones force a reset; farm membership, permissions and bad parameters are refused.
+ * pruned tombstones force a reset; format=columns answers the same pages compactly; farm membership, permissions
+ * and bad parameters are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import type { MinerRow } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import type { CustomerSyncRow, MinerSyncRow, SyncPage } from '@shared/schemas/sync';
+import type { CustomerSyncRow, MinerSyncRow, SyncColumnsPage, SyncPage } from '@shared/schemas/sync';
 import { sql } from 'kysely';
-import { readMinerSyncRows } from '@server/domains/sync/miner-sync-rows';
+import { minerSyncSource } from '@server/domains/sync/miner-sync-rows';
 import { pruneSyncTombstones } from '@server/domains/sync/prune-tombstones';
 import { readSyncPage, settledVersion } from '@server/domains/sync/sync-feed';
 import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
@@ -80,7 +81,7 @@ describe('delta sync', () => {
       farmB,
       [0, 1, 2].map((i) => ({ ...minerSnapshot(i, { takenAt: at(0) }), ip: `172.16.0.${i + 1}` })),
     );
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => t.close());
 
   it('first sync returns every miner of the farm in version-ordered pages with a correct `more`', async () => {
@@ -225,7 +226,7 @@ describe('delta sync', () => {
       // The writer in flight: a change of marks (its versions are visible to itself, not yet to anyone else).
       await trx.updateTable('miner_marks').set({ customer: 'Pending Ltd' }).where('agent_key', '=', farmA.agentKey).where('ip', '=', minerIp(5)).execute();
       expect(await settledVersion(trx)).toBe(seqBefore);
-      const inFlight = await readSyncPage(trx, 'miners', { agentKey: farmA.agentKey, since: cursor, limit: 100 }, readMinerSyncRows);
+      const inFlight = await readSyncPage(trx, 'miners', { agentKey: farmA.agentKey, since: cursor, limit: 100 }, minerSyncSource);
       expect(inFlight).toEqual({ rows: [], deleted: [], cursor, more: false });
     });
     // Committed: the lock is gone and the change is handed out.
@@ -260,6 +261,47 @@ describe('delta sync', () => {
     expect((await page<CustomerSyncRow>({ since: next.cursor }, member, 'customers')).rows).toEqual([]);
   });
 
+  it('format=columns: the same rows, tombstones, cursors and more as objects, each row an array in `columns` order', async () => {
+    const columnsPage = async (query: Record<string, string>, collection = 'miners') => {
+      const res = await admin.get(`/api/sync/${collection}`, { agentKey: farmA.agentKey, format: 'columns', ...query });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      return body<SyncColumnsPage>(res).data;
+    };
+    const asObjects = (p: SyncColumnsPage) => p.rows.map((values) => Object.fromEntries(p.columns.map((c, i) => [c, values[i]])));
+    // Paged from the beginning with a small limit: page by page identical to the objects feed.
+    let since: string | undefined;
+    let pages = 0;
+    const deleted: string[] = [];
+    for (;;) {
+      const q = { limit: '7', ...(since === undefined ? {} : { since }) };
+      const [objects, columns] = await Promise.all([page(q), columnsPage(q)]);
+      const { columns: names, rows, ...rest } = columns;
+      if (objects.rows[0]) expect(names).toEqual(Object.keys(objects.rows[0]));
+      expect(rows.every((r) => r.length === names.length)).toBe(true);
+      expect(asObjects(columns)).toEqual(objects.rows);
+      expect({ ...rest, rows: objects.rows }).toEqual(objects);
+      deleted.push(...columns.deleted);
+      pages++;
+      since = columns.cursor;
+      if (!columns.more) break;
+    }
+    expect(pages).toBeGreaterThan(2);
+    // The three miners deleted above came as tombstones, like in the objects feed.
+    expect(deleted).toHaveLength(3);
+    // Up to date: nothing, the cursor kept.
+    expect(await columnsPage({ since: since! })).toEqual({ columns: expect.any(Array), rows: [], deleted: [], cursor: since, more: false });
+    // Customers too.
+    const customers = await columnsPage({}, 'customers');
+    expect(customers.columns).toEqual(['id', 'name', 'version']);
+    expect(asObjects(customers)).toEqual((await page<CustomerSyncRow>({}, admin, 'customers')).rows);
+    // Columns named once: the answer is far smaller than the objects one.
+    const big = { limit: '5000' };
+    const objectsBytes = (await admin.get('/api/sync/miners', { agentKey: farmA.agentKey, ...big })).body.length;
+    const columnsBytes = (await admin.get('/api/sync/miners', { agentKey: farmA.agentKey, format: 'columns', ...big })).body.length;
+    expect(columnsBytes).toBeLessThan(objectsBytes * 0.7);
+  });
+
   it('pruned tombstones: an older cursor restarts from the beginning with reset, a newer one does not', async () => {
     const old = cursor;
     const id = await minerId(minerIp(16));
@@ -273,10 +315,34 @@ describe('delta sync', () => {
     expect(stale.reset).toBe(true);
     expect(stale.rows).toHaveLength(FLEET - 4);
     expect(stale.rows.map((r) => r.id)).not.toContain(id);
-    const fresh = await page({ since: after.cursor });
-    expect(fresh).toEqual({ rows: [], deleted: [], cursor: after.cursor, more: false });
-    // No cursor = everything anyway, no reset flag.
+    // A current cursor is not reset; rows older than the pruned mark come once more, with new versions.
+    const fresh = await page({ since: after.cursor, limit: '5000' });
+    expect(fresh.reset).toBeUndefined();
+    expect(fresh.deleted).toEqual([]);
+    expect(fresh.rows.map((r) => r.id)).not.toContain(id);
+    expect((await page({ since: fresh.cursor })).rows).toEqual([]);
+    // No cursor = everything anyway, no reset flag — also paged: no later page's cursor falls below the mark.
     expect((await page({ limit: '1' })).reset).toBeUndefined();
+    const scratch = await drain(undefined, 3);
+    expect(scratch.pages.every((p) => p.reset === undefined)).toBe(true);
+    expect(scratch.pages.at(-1)!.more).toBe(false);
+    expect(scratch.rows).toHaveLength(FLEET - 4);
+  });
+
+  it('rows built in SQL keep the JavaScript rules: statuses in catalogue order, temperatures rounded half up to 2 digits, ISO takenAt', async () => {
+    const ip = minerIp(18);
+    await t.db
+      .updateTable('miners')
+      .set({ online: true, state: JSON.stringify({ lowPower: true, qualified: true, sleeping: false, zeroHashrate: 'yes' }), taken_at: new Date('2026-11-22T03:04:05.678Z') })
+      .where('agent_key', '=', farmA.agentKey)
+      .where('ip', '=', ip)
+      .execute();
+    const rows = (await drain(undefined, 5000)).rows;
+    const r = rows.find((x) => x.ip === ip)!;
+    expect(r.statuses).toEqual(['online', 'qualified', 'lowPower']);
+    expect(r.takenAt).toBe('2026-11-22T03:04:05.678Z');
+    const { rows: raw } = await sql<{ ip: string; chip: number | null }>`select ip, sync_temp_chip_max as chip from miners where agent_key = ${farmA.agentKey}`.execute(t.db);
+    for (const m of raw) expect(rows.find((x) => x.ip === m.ip)!.tempChipMax, m.ip).toBe(m.chip === null ? null : Math.round(m.chip * 100) / 100);
   });
 
   it("a member of farm A asking with farm B's agentKey gets 403; customers need 61000", async () => {
@@ -304,6 +370,9 @@ describe('delta sync', () => {
       expect(res.statusCode, limit).toBe(400);
       expect(Object.keys(body<{ fields: Record<string, string> }>(res).data.fields)).toEqual(['limit']);
     }
+    const badFormat = await admin.get('/api/sync/miners', { agentKey: farmA.agentKey, format: 'csv' });
+    expect(badFormat.statusCode).toBe(400);
+    expect(body<{ fields: Record<string, string> }>(badFormat).data.fields.format).toBe('format must be objects or columns');
     const zh = await t.app.inject({ method: 'GET', url: `/api/sync/miners?agentKey=${farmA.agentKey}&since=x`, headers: { cookie: admin.cookie!, I18N: 'zh-CN' } });
     expect(body(zh).msg).toBe('同步游标必须是上一次应答中的版本号');
     const unknown = await admin.get('/api/sync/assets', { agentKey: farmA.agentKey });

@@ -1,6 +1,7 @@
 /**
  * Delta sync for the offline caches (api-conventions.md "Delta sync for offline caches"):
- * GET /api/sync/<collection>?agentKey=&since=&limit= → data { rows, deleted, cursor, more, reset? }.
+ * GET /api/sync/<collection>?agentKey=&since=&limit=&format= → data { rows, deleted, cursor, more, reset? }
+ * (format=columns: plus `columns`, rows as arrays; the console's sync uses it).
  * One route per collection, each with the permission of the data it serves (miners 10000, customers 61000),
  * all farm-scoped. An unknown collection is a 404 (the not-found handler).
  */
@@ -10,16 +11,16 @@ import { PERMISSION } from '@shared/menu-catalogue';
 import { CUSTOMER_PERMISSION } from '@shared/schemas/customer';
 import { SyncQuery } from '@shared/schemas/sync';
 import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '@shared/sync-collections';
-import { readCustomerSyncRows } from '../domains/sync/customer-sync-rows';
-import { readMinerSyncRows } from '../domains/sync/miner-sync-rows';
+import { customerSyncSource } from '../domains/sync/customer-sync-rows';
+import { minerSyncSource } from '../domains/sync/miner-sync-rows';
 import { SYNC_TOMBSTONE_RETENTION_DAYS } from '../domains/sync/prune-tombstones';
-import { readSyncPage } from '../domains/sync/sync-feed';
-import { ok } from '../plugins/envelope';
+import { readSyncPage, syncAnswerJson } from '../domains/sync/sync-feed';
 
 const FEED_DOC =
   `since = the cursor of the previous answer (a decimal version; absent = everything), limit 1–${SYNC_PAGE_MAX} (default ${SYNC_PAGE_DEFAULT}). ` +
   'Answers data { rows (ordered by version), deleted (ids removed since the cursor), cursor (pass as since next time; unchanged when nothing changed), more (true = ask again at once) }. ' +
-  `Deletions are kept ${SYNC_TOMBSTONE_RETENTION_DAYS} days: an older cursor gets the feed from the beginning with reset: true (drop the cached rows first).`;
+  `Deletions are kept ${SYNC_TOMBSTONE_RETENTION_DAYS} days: an older cursor gets the feed from the beginning with reset: true (drop the cached rows first). ` +
+  'format=columns answers the same page compactly: data.columns lists the row fields once and each row is an array of their values in that order (about half the bytes of format=objects, the default).';
 
 export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -36,7 +37,8 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
         querystring: SyncQuery,
       },
     },
-    async (req) => ok(await readSyncPage(db, 'miners', req.query, readMinerSyncRows)),
+    // The body is written as JSON text around the rows' JSON from the database (sync-feed.ts syncAnswerJson).
+    async (req, reply) => reply.type('application/json; charset=utf-8').send(syncAnswerJson(await readSyncPage(db, 'miners', req.query, minerSyncSource), minerSyncSource, req.query.format)),
   );
 
   app.get(
@@ -45,6 +47,7 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
       config: { permission: CUSTOMER_PERMISSION.view, farmScoped: true },
       schema: { tags, description: `Changed customers of the farm (id, name) for the offline cache. ${FEED_DOC}`, querystring: SyncQuery },
     },
-    async (req) => ok(await readSyncPage(db, 'customers', req.query, readCustomerSyncRows)),
+    async (req, reply) =>
+      reply.type('application/json; charset=utf-8').send(syncAnswerJson(await readSyncPage(db, 'customers', req.query, customerSyncSource), customerSyncSource, req.query.format)),
   );
 }

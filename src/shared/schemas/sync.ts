@@ -5,7 +5,7 @@
  * (a decimal string); no cursor = everything. Rows are the compact projections the offline screens need.
  */
 import { z } from 'zod';
-import { SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '../sync-collections';
+import { SYNC_FORMATS, SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '../sync-collections';
 
 /** Largest row version (PostgreSQL bigint). */
 const MAX_VERSION = 9223372036854775807n;
@@ -18,6 +18,8 @@ export const SyncQuery = z.object({
     .refine((v) => !/^\d{1,19}$/.test(v) || BigInt(v) <= MAX_VERSION, 'validation.syncCursor')
     .optional(),
   limit: z.coerce.number({ message: 'validation.syncLimit' }).int('validation.syncLimit').min(1, 'validation.syncLimit').max(SYNC_PAGE_MAX, 'validation.syncLimit').default(SYNC_PAGE_DEFAULT),
+  /** 'objects' (default): rows are objects; 'columns': rows are arrays in the order of `columns` (SyncColumnsPage). */
+  format: z.enum(SYNC_FORMATS, { message: 'validation.syncFormat' }).default('objects'),
 });
 export type SyncQuery = z.infer<typeof SyncQuery>;
 
@@ -34,6 +36,16 @@ export interface SyncPage<Row> {
    * starts again from the beginning; the client drops its rows of the collection for this farm before writing it.
    */
   reset?: boolean;
+}
+
+/**
+ * The compact answer of `format=columns`: the same page with each row as an array of values in the order of
+ * `columns` (the field names of the row objects). Same rows, tombstones, cursor, more and reset as SyncPage;
+ * the client turns each array back into the row object before storing it.
+ */
+export interface SyncColumnsPage extends Omit<SyncPage<never>, 'rows'> {
+  columns: string[];
+  rows: unknown[][];
 }
 
 /** A miner as the technician's phone keeps it (the card, search and scan work from this offline). */

@@ -15,12 +15,15 @@ export interface OfflineCollection {
   synced: boolean;
 }
 
-/** Bump when a store's primary key or indexes change (Dexie upgrades in place; rows of synced stores can be refetched). */
-export const OFFLINE_SCHEMA_VERSION = 1;
+/**
+ * Bump when a store's primary key or indexes change (Dexie upgrades in place; rows of synced stores can be refetched).
+ * 2: miners lost the unused [agentKey+version] index (every index is written with each of the 20,000 rows of a sync).
+ */
+export const OFFLINE_SCHEMA_VERSION = 2;
 
 export const OFFLINE_COLLECTIONS = [
   // Farm-scoped caches fed by /api/sync/<name>. Key = [agentKey+id] so two farms never collide.
-  { name: 'miners', schema: '[agentKey+id], [agentKey+sn], [agentKey+ip], [agentKey+version]', synced: true },
+  { name: 'miners', schema: '[agentKey+id], [agentKey+sn], [agentKey+ip]', synced: true },
   { name: 'customers', schema: '[agentKey+id], [agentKey+name]', synced: true },
   // Client-only stores.
   /** Per (agentKey, collection): the last cursor and when the collection was last synced. */

@@ -1,8 +1,10 @@
 import 'fake-indexeddb/auto';
 import { act, renderHook, waitFor } from '@testing-library/react';
+import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CustomerSyncRow, MinerSyncRow } from '@shared/schemas/sync';
 import { configureApiClient } from '@client/lib/api-client';
+import { OFFLINE_COLLECTIONS } from './collections';
 import { type HashfieldDb, resetOfflineDbForTests } from './db';
 import { SYNC_MEASURE_MINERS, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
 
@@ -15,7 +17,9 @@ type Change<Row> = { version: number; row?: Row; deletedId?: string };
 class FakeFeed {
   version = 0;
   log: Record<string, Change<MinerSyncRow | CustomerSyncRow>[]> = { miners: [], customers: [] };
-  calls: { collection: string; since: string | null; limit: number }[] = [];
+  calls: { collection: string; since: string | null; limit: number; format: string | null }[] = [];
+  /** Answer object rows even when asked for columns (a server without the compact format). */
+  objectsOnly = false;
   /** Per call index: an answer that replaces the feed's (status + envelope). */
   failures = new Map<number, { status: number; code: number | string; msg: string }>();
   reset = false;
@@ -75,8 +79,9 @@ class FakeFeed {
     const collection = url.pathname.split('/').at(-1)!;
     const since = url.searchParams.get('since');
     const limit = Number(url.searchParams.get('limit'));
+    const format = url.searchParams.get('format');
     const index = this.calls.length;
-    this.calls.push({ collection, since, limit });
+    this.calls.push({ collection, since, limit, format });
     const answer = (status: number, env: unknown) => ({ status, statusText: '', json: async () => env });
     const failure = this.failures.get(index);
     if (failure) return answer(failure.status, { code: failure.code, msg: failure.msg, data: failure.code === '401' ? '/login' : null });
@@ -84,8 +89,13 @@ class FakeFeed {
     const from = since === null || this.reset ? 0 : Number(since);
     const all = this.log[collection]!.filter((c) => c.version > from);
     const part = all.slice(0, limit);
+    const objects = part.flatMap((c) => (c.row ? [c.row] : []));
+    // format=columns like the server: field names once, each row an array of values in that order.
+    const columns = [...new Set(objects.flatMap((r) => Object.keys(r)))];
+    const compact = format === 'columns' && !this.objectsOnly;
     const data = {
-      rows: part.flatMap((c) => (c.row ? [c.row] : [])),
+      ...(compact ? { columns } : {}),
+      rows: compact ? objects.map((r) => columns.map((c) => (r as unknown as Record<string, unknown>)[c])) : objects,
       deleted: part.flatMap((c) => (c.deletedId ? [c.deletedId] : [])),
       cursor: part.length ? String(part.at(-1)!.version) : String(from),
       more: all.length > limit,
@@ -138,12 +148,44 @@ describe('syncCollection', () => {
     expect(performance.getEntriesByName(SYNC_MEASURE_MINERS, 'measure')).toHaveLength(1);
   });
 
+  it('asks for format=columns and stores each row as the same object the objects format gives', async () => {
+    for (let i = 1; i <= 5; i++) feed.miner(i, i === 2 ? { customer: 'ACME', tempChipMax: null, statuses: ['offline'], faultLabels: ['fan'] } : {});
+    feed.customer('c-1', 'ACME');
+    await syncCollection(KEY, 'miners', { limit: 3 });
+    await syncCollection(KEY, 'customers');
+    expect(feed.calls.map((c) => c.format)).toEqual(['columns', 'columns', 'columns']);
+    const expected = feed.log.miners!.map((c) => ({ ...c.row!, agentKey: KEY }));
+    expect(await minersOf()).toEqual(expected);
+    expect(await db.customers.toArray()).toEqual([{ id: 'c-1', name: 'ACME', version: '6', agentKey: KEY }]);
+
+    // A server answering object rows (no `columns`) is stored the same way.
+    db = resetOfflineDbForTests();
+    feed.calls = [];
+    feed.objectsOnly = true;
+    await syncCollection(KEY, 'miners', { limit: 3 });
+    expect(await minersOf()).toEqual(expected);
+  });
+
+  it('a cache of schema version 1 (with the [agentKey+version] index) upgrades in place: rows kept, lookups work', async () => {
+    const name = `hashfield-upgrade-${Math.random().toString(36).slice(2)}`;
+    const v1 = new Dexie(name);
+    v1.version(1).stores({ ...Object.fromEntries(OFFLINE_COLLECTIONS.map((c) => [c.name, c.schema])), miners: '[agentKey+id], [agentKey+sn], [agentKey+ip], [agentKey+version]' });
+    feed.miner(1);
+    await v1.table('miners').put({ ...feed.log.miners![0]!.row!, agentKey: KEY });
+    v1.close();
+    db = resetOfflineDbForTests(name);
+    expect(db.miners.schema.indexes.map((i) => i.name)).toEqual(['[agentKey+sn]', '[agentKey+ip]']);
+    expect(await db.miners.where('[agentKey+sn]').equals([KEY, 'SN000000000000001']).first()).toMatchObject({ id: 'm-1' });
+    await syncCollection(KEY, 'miners');
+    expect(await minersOf()).toHaveLength(1);
+  });
+
   it('a second sync asks from the cursor and gets only what changed, tombstones included', async () => {
     for (let i = 1; i <= 6; i++) feed.miner(i);
     await syncCollection(KEY, 'miners', { limit: 4 });
     feed.calls = [];
     await syncCollection(KEY, 'miners', { limit: 4 });
-    expect(feed.calls).toEqual([{ collection: 'miners', since: '6', limit: 4 }]);
+    expect(feed.calls).toEqual([{ collection: 'miners', since: '6', limit: 4, format: 'columns' }]);
     expect(await minersOf()).toHaveLength(6);
 
     // The same ids in another farm's cache are not touched by farm A's tombstones.
@@ -292,7 +334,12 @@ describe('sync loop', () => {
     const stopTimer = startSyncLoop(KEY, { intervalMs: 40 });
     await vi.waitFor(() => expect(runs()).toBeGreaterThanOrEqual(7));
     stopTimer();
-    await new Promise((r) => setTimeout(r, 30));
+    // A run the timer started before stop() finishes its collections (slow under load): wait until it is done.
+    await vi.waitFor(async () => {
+      const before = feed.calls.length;
+      await new Promise((r) => setTimeout(r, 60));
+      expect(feed.calls.length).toBe(before);
+    });
     const m = feed.calls.length;
     await new Promise((r) => setTimeout(r, 150));
     expect(feed.calls.length).toBe(m);

@@ -1,15 +1,20 @@
 /** Customer rows of the sync feed (CustomerSyncRow): id and name, for the change-of-customer picker offline. */
 import { sql } from 'kysely';
 import type { CustomerSyncRow } from '@shared/schemas/sync';
-import type { DB } from '../../db/kysely';
+import type { SyncField, SyncSource } from './sync-feed';
 
-export async function readCustomerSyncRows(db: DB, agentKey: string, since: string, upTo: string, take: number): Promise<CustomerSyncRow[]> {
-  const { rows } = await sql<CustomerSyncRow>`
-    select c.id, c.name, c.version::text as version
+const CUSTOMER_FIELDS: readonly SyncField<keyof CustomerSyncRow>[] = [
+  ['id', sql`c.id::text`],
+  ['name', sql`c.name`],
+  ['version', sql`c.version::text`],
+];
+
+export const customerSyncSource: SyncSource = {
+  fields: CUSTOMER_FIELDS,
+  version: sql`c.version`,
+  from: (q) => sql`
     from customers c
-    where c.agent_key = ${agentKey} and c.version > ${since}::bigint and c.version <= ${upTo}::bigint
+    where c.agent_key = ${q.agentKey} and c.version > ${q.since}::bigint and c.version <= ${q.upTo}::bigint
     order by c.version
-    limit ${take}
-  `.execute(db);
-  return rows;
-}
+    limit ${q.take}`,
+};

@@ -3,88 +3,66 @@
  * status and rounding rules, plus the farm's marks of the miner (customer, accident, off shelf) and their version.
  * Temperatures and fans come from columns stored with the snapshot (migration 202611230105, the same expressions
  * as the list's COLUMN_SQL): the compressed snapshot itself is never read here, which keeps a 20,000-row feed cheap.
+ *
+ * Each row leaves the database as its JSON text (sync-feed.ts `SyncSource`): decoding 27 fields per row into
+ * JavaScript values and serialising them again cost several times the query itself (PGlite decodes every field).
+ * The expressions below therefore apply in SQL what the JavaScript did: upper-case SN, the statuses in catalogue
+ * order (minerStatuses), temperatures rounded like `round()` (half up, 2 digits), ISO `takenAt` in UTC.
  */
-import { sql } from 'kysely';
-import { minerStatuses } from '@shared/miner-labels';
+import { type RawBuilder, sql } from 'kysely';
+import { MINER_STATUSES } from '@shared/miner-labels';
 import type { MinerSyncRow } from '@shared/schemas/sync';
-import type { DB } from '../../db/kysely';
-import { iso, round } from '../miners/miner-sql';
+import type { SyncField, SyncSource } from './sync-feed';
 
-interface RawMinerSyncRow {
-  id: string;
-  ip: string;
-  sn: string;
-  mac: string;
-  make: string;
-  model: string;
-  firmware_version: string;
-  online: boolean;
-  state: Record<string, boolean> | null;
-  fault_labels: string[];
-  rt5s: number;
-  avg: number;
-  ideal: number;
-  temp_chip_max: number | null;
-  temp_pcb_max: number | null;
-  fan_min: number | null;
-  fan_max: number | null;
-  work_mode: string;
-  taken_at: Date | string;
-  version: string;
-  customer: string | null;
-  accident: string | null;
-  accident_note: string | null;
-  off_shelf: boolean;
-  marks_version: string;
-}
+/** minerStatuses(online, state) in SQL: the states that hold, in catalogue order. */
+const STATUSES_SQL = sql`array_remove(array[${sql.join(
+  MINER_STATUSES.map((s) =>
+    s === 'online' ? sql`case when m.online then 'online' end` : s === 'offline' ? sql`case when not m.online then 'offline' end` : sql`case when m.state -> ${sql.lit(s)} = 'true'::jsonb then ${sql.lit(s)} end`,
+  ),
+)}]::text[], null)`;
 
-export function toMinerSyncRow(r: RawMinerSyncRow): MinerSyncRow {
-  return {
-    id: r.id,
-    ip: r.ip,
-    sn: r.sn.toUpperCase(),
-    mac: r.mac,
-    make: r.make,
-    model: r.model,
-    firmwareVersion: r.firmware_version,
-    online: r.online,
-    statuses: minerStatuses(r.online, r.state ?? {}),
-    faultLabels: r.fault_labels,
-    gHS5s: r.rt5s,
-    gHSav: r.avg,
-    rateIdeal: r.ideal,
-    tempChipMax: round(r.temp_chip_max),
-    tempPcbMax: round(r.temp_pcb_max),
-    fanMin: r.fan_min,
-    fanMax: r.fan_max,
-    workMode: r.work_mode,
-    customer: r.customer,
-    accident: r.accident,
-    accidentNote: r.accident_note,
-    offShelf: r.off_shelf,
-    // No shelves yet: the shelf feature fills these.
-    shelf: null,
-    seat: null,
-    takenAt: iso(r.taken_at) ?? '',
-    marksVersion: r.marks_version,
-    version: r.version,
-  };
-}
+/** round(v, 2) of miner-sql.ts (Math.round = floor(x + 0.5)) in double precision. */
+const round2 = (column: RawBuilder<unknown>) => sql`floor(${column} * 100 + 0.5) / 100`;
 
-export async function readMinerSyncRows(db: DB, agentKey: string, since: string, upTo: string, take: number): Promise<MinerSyncRow[]> {
-  const { rows } = await sql<RawMinerSyncRow>`
-    select m.id, m.ip, m.sn, m.mac, m.make, m.model, m.firmware_version, m.online, m.state, m.fault_labels,
-           m.rt5s, m.avg, m.ideal,
-           m.sync_temp_chip_max as temp_chip_max, m.sync_temp_pcb_max as temp_pcb_max,
-           m.sync_fan_min as fan_min, m.sync_fan_max as fan_max,
-           m.work_mode, m.taken_at, m.version::text as version,
-           k.customer, k.accident, k.accident_note, coalesce(k.off_shelf, false) as off_shelf,
-           coalesce(k.version::text, '0') as marks_version
+/** Every field of MinerSyncRow with its SQL (aliases: m = miners, k = miner_marks); the order of `columns`. */
+const MINER_FIELDS: readonly SyncField<keyof MinerSyncRow>[] = [
+  ['id', sql`m.id::text`],
+  ['ip', sql`m.ip`],
+  ['sn', sql`upper(m.sn)`],
+  ['mac', sql`m.mac`],
+  ['make', sql`m.make`],
+  ['model', sql`m.model`],
+  ['firmwareVersion', sql`m.firmware_version`],
+  ['online', sql`m.online`],
+  ['statuses', STATUSES_SQL],
+  ['faultLabels', sql`m.fault_labels`],
+  ['gHS5s', sql`m.rt5s`],
+  ['gHSav', sql`m.avg`],
+  ['rateIdeal', sql`m.ideal`],
+  ['tempChipMax', round2(sql`m.sync_temp_chip_max`)],
+  ['tempPcbMax', round2(sql`m.sync_temp_pcb_max`)],
+  ['fanMin', sql`m.sync_fan_min`],
+  ['fanMax', sql`m.sync_fan_max`],
+  ['workMode', sql`m.work_mode`],
+  ['customer', sql`k.customer`],
+  ['accident', sql`k.accident`],
+  ['accidentNote', sql`k.accident_note`],
+  ['offShelf', sql`coalesce(k.off_shelf, false)`],
+  // No shelves yet: the shelf feature fills these.
+  ['shelf', sql`null::text`],
+  ['seat', sql`null::text`],
+  ['takenAt', sql`to_char(m.taken_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`],
+  ['marksVersion', sql`coalesce(k.version::text, '0')`],
+  ['version', sql`m.version::text`],
+];
+
+export const minerSyncSource: SyncSource = {
+  fields: MINER_FIELDS,
+  version: sql`m.version`,
+  from: (q) => sql`
     from miners m
     left join miner_marks k on k.agent_key = m.agent_key and k.ip = m.ip
-    where m.agent_key = ${agentKey} and m.version > ${since}::bigint and m.version <= ${upTo}::bigint
+    where m.agent_key = ${q.agentKey} and m.version > ${q.since}::bigint and m.version <= ${q.upTo}::bigint
     order by m.version
-    limit ${take}
-  `.execute(db);
-  return rows.map(toMinerSyncRow);
-}
+    limit ${q.take}`,
+};

@@ -2,6 +2,10 @@
  * Maintenance: tombstones older than SYNC_TOMBSTONE_RETENTION_DAYS are deleted, and per (collection, farm) the
  * highest version deleted is remembered in sync_prune_marks, so a client whose cursor is older resyncs from the
  * beginning (readSyncPage answers `reset: true`) instead of silently keeping rows deleted meanwhile.
+ * Rows whose version is at or below a new mark get a fresh version in the same transaction: otherwise a client
+ * syncing from scratch in several pages would hand back, after its first page, a cursor below the mark and be
+ * reset on every page, for ever (rows untouched since before the pruned deletions, e.g. long-idle customers).
+ * Clients with a current cursor receive those rows once more; nothing else changes.
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/kysely';
@@ -22,6 +26,17 @@ export async function pruneSyncTombstones(db: DB, now = new Date()): Promise<num
       )
       select count(*)::int as n from gone
     `.execute(trx);
-    return rows[0]?.n ?? 0;
+    const pruned = rows[0]?.n ?? 0;
+    if (pruned === 0) return 0;
+    // miners: versions are set by their writers; customers: the before-update trigger gives the new version.
+    await sql`
+      update miners m set version = nextval('row_version_seq')
+      from sync_prune_marks p where p.collection = 'miners' and p.agent_key = m.agent_key and m.version <= p.pruned_through
+    `.execute(trx);
+    await sql`
+      update customers c set version = c.version
+      from sync_prune_marks p where p.collection = 'customers' and p.agent_key = c.agent_key and c.version <= p.pruned_through
+    `.execute(trx);
+    return pruned;
   });
 }
