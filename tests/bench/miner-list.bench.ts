@@ -2,7 +2,9 @@
  * GET /api/miner/list on a 100,000-miner farm (issue 4): realistic queries — the default IP order (page 1 and
  * page 200), a status filter sorted by hashrate, a fault filter, a model filter sorted by chip temperature, a
  * keyword search by IP prefix and by SN — each answered 50 rows at a time to 20 concurrent clients (each its own
- * keep-alive connection and session), on PGlite and on a throw-away PostgreSQL. p50 / p95 per query.
+ * keep-alive connection and session, and its own page: client i asks page first + i, so no two clients send the same
+ * URL), on PGlite and on a throw-away PostgreSQL. p50 / p95 per query, and one client alone with the server's CPU
+ * time per request (the underlying cost, less noisy than wall time on a shared machine).
  *
  * Seeding: the miners are written by one SQL statement (generate_series, see seedSql) straight into the database the
  * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
@@ -12,7 +14,7 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { BenchClient, type BenchServer, mib, ms, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
+import { BenchClient, type BenchServer, cpuSince, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
 
 const MINERS = Number(process.env.HF_BENCH_LIST_MINERS ?? 100_000);
 const CLIENTS = 20;
@@ -89,15 +91,22 @@ export function seedSql(syncColumns: boolean): string {
 /** Whether miners.sync_* exist as plain (not generated) columns, i.e. must be written by the seed. */
 export const SYNC_COLUMNS_SQL = `select count(*)::int as n from information_schema.columns where table_name = 'miners' and column_name = 'sync_fan_max' and is_generated = 'NEVER'`;
 
-const QUERIES: Record<string, string> = {
-  'IP order, page 1': '',
-  'IP order, page 200': '&page=200',
-  'qualified, by hashrate ↓': '&status=qualified&sort=gHS5s&order=desc',
-  'fault missing-chip': '&faultType=missing-chip',
-  'model S21, by chip temp ↓': '&model=S21&sort=tempChipMax&order=desc',
-  'keyword IP 10.1.2.': '&keyword=10.1.2.',
-  'keyword SN 0000012': '&keyword=0000012',
+/** Query string of each measured query, and the page client i asks: its own page `first + i`, so no two clients ask the same URL. */
+const QUERIES: Record<string, { qs: string; first: number }> = {
+  'IP order, page 1+i': { qs: '', first: 1 },
+  'IP order, page 200+i': { qs: '', first: 200 },
+  'qualified, by hashrate ↓': { qs: '&status=qualified&sort=gHS5s&order=desc', first: 1 },
+  'fault missing-chip': { qs: '&faultType=missing-chip', first: 1 },
+  'model S21, by chip temp ↓': { qs: '&model=S21&sort=tempChipMax&order=desc', first: 1 },
+  'keyword IP 10.1.2.': { qs: '&keyword=10.1.2.', first: 1 },
+  'keyword SN 0000012': { qs: '&keyword=0000012', first: 1 },
 };
+
+/** Client i's page: `first + i`, wrapped inside the pages the answer has (a short result keeps every client on a real page). */
+function pageOf(first: number, i: number, total: number): number {
+  const pages = Math.max(1, Math.ceil(total / 50));
+  return ((first - 1 + i) % pages) + 1;
+}
 
 async function createFarm(server: BenchServer): Promise<void> {
   const admin = new BenchClient(server.url);
@@ -106,7 +115,13 @@ async function createFarm(server: BenchServer): Promise<void> {
   admin.close();
 }
 
-async function measure(server: BenchServer): Promise<Record<string, Record<string, unknown>>> {
+/**
+ * Per query: "1 client" = client 0 alone asking 5 distinct pages one after the other (the server's cost of one request);
+ * then CLIENTS clients at once, client i asking its own page PER_CLIENT times. "CPU/req" is the CPU time per request
+ * (alone / under the 20 clients; /proc ticks, so ±2 ms alone, finer under load) of the Node server process — on
+ * PGlite that includes the database — and, on PostgreSQL, of its backends.
+ */
+async function measure(server: BenchServer, pgUrl: string | null): Promise<Record<string, Record<string, unknown>>> {
   const clients: BenchClient[] = [];
   try {
     for (let i = 0; i < CLIENTS; i++) {
@@ -115,24 +130,34 @@ async function measure(server: BenchServer): Promise<Record<string, Record<strin
       clients.push(c);
     }
     const rows: Record<string, Record<string, unknown>> = {};
-    for (const [label, qs] of Object.entries(QUERIES)) {
-      const path = `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50${qs}`;
-      const first = await clients[0]!.request('GET', path); // warm-up, and what the answer holds
-      const env = JSON.parse(first.body) as { code: number; data?: { total: number; list: unknown[] } };
-      if (env.code !== 0 || !env.data) throw new Error(`${label}: ${first.body.slice(0, 300)}`);
+    for (const [label, { qs, first }] of Object.entries(QUERIES)) {
+      const path = (page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
+      const warm = await clients[0]!.request('GET', path(first)); // warm-up, and what the answer holds
+      const env = JSON.parse(warm.body) as { code: number; data?: { total: number; list: unknown[] } };
+      if (env.code !== 0 || !env.data) throw new Error(`${label}: ${warm.body.slice(0, 300)}`);
+      const total = env.data.total;
       const alone: number[] = [];
-      for (let i = 0; i < 5; i++) alone.push((await clients[0]!.request('GET', path)).ms);
+      const cpu0 = server.cpuMs();
+      const pgCpu0 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
+      for (let i = 0; i < 5; i++) alone.push((await clients[0]!.request('GET', path(pageOf(first, i + 1, total)))).ms);
+      const cpuAlone = (server.cpuMs() - cpu0) / 5;
+      const pgCpuAlone = pgUrl && pgCpu0 ? cpuSince(pgCpu0, await postgresBackendsCpu(pgUrl)) / 5 : null;
       const latencies: number[] = [];
       let errors = 0;
+      let short = 0;
+      const cpu1 = server.cpuMs();
+      const pgCpu1 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
       const t0 = performance.now();
       await Promise.all(
-        clients.map(async (c) => {
+        clients.map(async (c, ci) => {
+          const p = path(pageOf(first, ci, total));
           for (let i = 0; i < PER_CLIENT; i++) {
             const t = performance.now();
             try {
-              const res = await c.request('GET', path);
+              const res = await c.request('GET', p);
               latencies.push(res.ms);
               if (res.status !== 200 || !res.body.startsWith('{"code":0')) errors++;
+              else if (!res.body.includes('"id":')) short++; // an empty page would flatter the figure
             } catch {
               latencies.push(performance.now() - t); // a dropped connection counts as an error, with its time
               errors++;
@@ -141,16 +166,21 @@ async function measure(server: BenchServer): Promise<Record<string, Record<strin
         }),
       );
       const wall = performance.now() - t0;
+      const n = CLIENTS * PER_CLIENT;
+      const cpuLoaded = (server.cpuMs() - cpu1) / n;
+      const pgCpuLoaded = pgUrl && pgCpu1 ? cpuSince(pgCpu1, await postgresBackendsCpu(pgUrl)) / n : null;
       latencies.sort((a, b) => a - b);
       alone.sort((a, b) => a - b);
       rows[label] = {
-        total: env.data.total,
+        total,
         rows: env.data.list.length,
         '1 client p50': ms(quantile(alone, 0.5)),
+        'CPU/req node': `${ms(cpuAlone)} / ${ms(cpuLoaded)}`,
+        ...(pgUrl ? { 'CPU/req pg': `${ms(pgCpuAlone)} / ${ms(pgCpuLoaded)}` } : {}),
         [`${CLIENTS} clients p50`]: ms(quantile(latencies, 0.5)),
         p95: ms(quantile(latencies, 0.95)),
         'req/s': Math.round((latencies.length / wall) * 1000),
-        errors,
+        errors: errors + short,
       };
     }
     return rows;
@@ -178,7 +208,7 @@ async function onPglite(): Promise<void> {
     await db.close();
     const seedMs = performance.now() - t0;
     lite = await startServer({ dataDir: data.dir });
-    const rows = await measure(lite);
+    const rows = await measure(lite, null);
     const mem = lite.memory();
     printTable(`(g) GET /api/miner/list, ${MINERS.toLocaleString('en-US')} miners, pageSize 50, PGlite — ${CLIENTS} clients × ${PER_CLIENT} requests per query (seeded in ${ms(seedMs)})`, rows);
     console.log(`server RSS after: ${mib(mem.rssMiB)} (peak ${mib(mem.peakMiB)})`);
@@ -204,7 +234,7 @@ async function onPostgres(): Promise<void> {
       await c.end();
     }
     const seedMs = performance.now() - t0;
-    const rows = await measure(onPg);
+    const rows = await measure(onPg, pgServer.url);
     printTable(`(g) GET /api/miner/list, ${MINERS.toLocaleString('en-US')} miners, pageSize 50, PostgreSQL — ${CLIENTS} clients × ${PER_CLIENT} requests per query (seeded in ${ms(seedMs)})`, rows);
   } finally {
     await onPg.stop();

@@ -57,7 +57,8 @@
  * (g) miner-list — only when named (`npm run bench -- miner-list`, ≈ 5 minutes, most of it seeding PGlite):
  *     GET /api/miner/list on 100,000 miners seeded by SQL (issue 4 target p95 ≤ 50 ms): IP order page 1 and 200,
  *     status + hashrate sort, fault filter, model + temperature sort, keyword by IP prefix and SN; 20 concurrent
- *     clients, PGlite and PostgreSQL (HF_BENCH_LIST_DB=pglite|postgres for one). Details in miner-list.bench.ts.
+ *     clients, each asking its own page, PGlite and PostgreSQL (HF_BENCH_LIST_DB=pglite|postgres for one); one client
+ *     alone and the server's CPU time per request. Details in miner-list.bench.ts.
  *
  * (h) outbox-replay — in Chromium against a server serving the built console (E2E_DIST or dist; skipped when
  *     none): 1,000 note entries in the console's IndexedDB outbox replayed by its own replayer after `online`

@@ -1,51 +1,71 @@
 /**
- * GET /api/miner/list: one page of a farm's miners, filtered, sorted and paged in the database. The page's
- * ids are chosen first (filter + order + limit on plain columns, or on a snapshot expression for the rarer
- * sorts), then only those rows are expanded from the snapshot.
+ * GET /api/miner/list: one page of a farm's miners, filtered, sorted and paged in the database.
  *
- * The total: counting 100,000 rows under a filter costs more than the page itself (tests/bench/miner-list.bench.ts),
- * and every console on the list page asks the same counts again and again. So counts are kept per (farm, filter)
- * for COUNT_TTL_MS, and only while the farm's miners are unchanged: each request first reads the farm's data
- * stamp — the highest miners.version (every ingest, mark change or SN edit bumps it) and the highest miners
- * tombstone (every deletion leaves one) — two index probes. Any change makes the next request count again.
+ * One statement per request in the steady state (tests/bench/miner-list.bench.ts, 100,000 miners): it reads the
+ * farm's data stamp and the page — the page's ids chosen first (filter + order + limit on plain columns and the
+ * list indexes of migration 202611230210), then only those rows expanded — in one snapshot.
+ *
+ * The total: counting 100,000 rows under a filter costs far more than the page (a full read of the table), and every
+ * console on the list page asks the same counts again and again. So a count is kept per (farm, filter) together
+ * with the data stamp it was counted at — the farm's highest miners.version (every ingest, mark change or SN edit
+ * bumps it) and highest miners tombstone (every deletion leaves one), read in the same statement as the count — and
+ * used only while the stamp the page statement reads is the same, i.e. while no miner of the farm has changed since
+ * (and at most COUNT_TTL_MS). A short result (≤ LIST_CAP rows: a keyword search, a rare fault) keeps its ordered ids
+ * the same way, so its pages are a slice of ids whose rows are read fresh; a search by SN part otherwise reads the
+ * whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock (rate1Hour,
+ * rate24Hour) are not covered by the stamp: they are counted and paged afresh on every request.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
-import type { MinerFilter, MinerListQuery, MinerRow } from '@shared/schemas/miner';
+import type { MinerFilter, MinerListQuery, MinerRow, MinerSortKey } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
 import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, toMinerRow } from './miner-sql';
 
-/** How long a count may be reused while the farm's data stamp is unchanged. */
-const COUNT_TTL_MS = 10_000;
+/** At most this long a count (or a short result's ids) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
+const COUNT_TTL_MS = 600_000;
 const COUNT_CACHE_MAX = 1000;
-const countCache = new Map<string, { n: number; stamp: string; at: number }>();
+/** Results up to this many rows keep their ordered ids (see above); all kept lists together hold at most LIST_IDS_MAX ids. */
+const LIST_CAP = 5000;
+const LIST_IDS_MAX = 100_000;
+
+interface Counted {
+  n: number;
+  stamp: string;
+  at: number;
+}
+interface Listed {
+  ids: string[];
+  stamp: string;
+  at: number;
+}
+/** Per database (tests run several in one process, with equal stamps over different data). */
+interface Caches {
+  counts: Map<string, Counted>;
+  lists: Map<string, Listed>;
+  listedIds: number;
+}
+const cachesByDb = new WeakMap<DB, Caches>();
+function cachesOf(db: DB): Caches {
+  let c = cachesByDb.get(db);
+  if (!c) cachesByDb.set(db, (c = { counts: new Map(), lists: new Map(), listedIds: 0 }));
+  return c;
+}
+
+/** The farm's data stamp as an SQL expression: changes whenever a miner of the farm is written or deleted. */
+function stampSql(agentKey: string): RawBuilder<string> {
+  return sql<string>`(coalesce((select max(version) from miners where agent_key = ${agentKey})::text, '') || '/' ||
+    coalesce((select max(version) from sync_tombstones where collection = 'miners' and agent_key = ${agentKey})::text, ''))`;
+}
 
 /** Changes whenever a miner of the farm is written or deleted (see above). */
 export async function minerDataStamp(db: DB, agentKey: string): Promise<string> {
-  const { rows } = await sql<{ v: string | null; t: string | null }>`
-    select (select max(version) from miners where agent_key = ${agentKey})::text as v,
-           (select max(version) from sync_tombstones where collection = 'miners' and agent_key = ${agentKey})::text as t
-  `.execute(db);
-  return `${rows[0]?.v ?? ''}/${rows[0]?.t ?? ''}`;
+  const { rows } = await sql<{ stamp: string }>`select ${stampSql(agentKey)} as stamp`.execute(db);
+  return rows[0]?.stamp ?? '';
 }
 
 export async function countMiners(db: DB, agentKey: string, filter: MinerFilter): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, filter)}`.execute(db);
   return rows[0]?.n ?? 0;
-}
-
-/** countMiners, reused while the farm's data stamp is unchanged (at most COUNT_TTL_MS). */
-async function countMinersCached(db: DB, agentKey: string, filter: MinerFilter): Promise<number> {
-  const key = `${agentKey}\u0000${JSON.stringify(Object.entries(filter).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
-  const stamp = await minerDataStamp(db, agentKey);
-  const hit = countCache.get(key);
-  const now = Date.now();
-  if (hit && hit.stamp === stamp && now - hit.at < COUNT_TTL_MS) return hit.n;
-  const n = await countMiners(db, agentKey, filter);
-  countCache.delete(key);
-  if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value!);
-  countCache.set(key, { n, stamp, at: now });
-  return n;
 }
 
 /** Rows of the given miner ids, in the order given. */
@@ -59,18 +79,108 @@ export async function minerRowsByIds(db: DB, ids: readonly string[]): Promise<Mi
   });
 }
 
+/** Whether the data stamp tells every change of this filter's result (see the file comment). */
+const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined;
+const CLOCK_SORTS: ReadonlySet<MinerSortKey> = new Set<MinerSortKey>(['rate1Hour', 'rate24Hour']);
+
+function filterKey(agentKey: string, filter: MinerFilter): string {
+  const parts = Object.entries(filter)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return `${agentKey}\u0000${JSON.stringify(parts)}`;
+}
+
+function rememberCount(c: Caches, key: string, value: Counted): void {
+  c.counts.delete(key);
+  if (c.counts.size >= COUNT_CACHE_MAX) c.counts.delete(c.counts.keys().next().value!);
+  c.counts.set(key, value);
+}
+
+function rememberList(c: Caches, key: string, entry: Listed): void {
+  const old = c.lists.get(key);
+  if (old) {
+    c.listedIds -= old.ids.length;
+    c.lists.delete(key);
+  }
+  while (c.lists.size > 0 && c.listedIds + entry.ids.length > LIST_IDS_MAX) {
+    const [oldestKey, oldest] = c.lists.entries().next().value!;
+    c.listedIds -= oldest.ids.length;
+    c.lists.delete(oldestKey);
+  }
+  c.lists.set(key, entry);
+  c.listedIds += entry.ids.length;
+}
+
+const fresh = (e: { stamp: string; at: number } | undefined, stamp: string, now: number) => e !== undefined && e.stamp === stamp && now - e.at < COUNT_TTL_MS;
+
+/**
+ * The stamp and the rows of the page whose ids `ids` gives (an ordered uuid[] expression), in one statement (one
+ * snapshot): a farm without a matching row still answers its stamp.
+ */
+async function stampAndRows(db: DB, agentKey: string, ids: RawBuilder<unknown>): Promise<{ stamp: string; rows: MinerRow[] }> {
+  const { rows } = await sql<RawMinerRow & { stamp: string; n: number | null }>`
+    select s.stamp, r.*
+    from (select ${stampSql(agentKey)} as stamp) s
+    left join lateral (
+      select p.n, ${ROW_COLUMNS}
+      from unnest(${ids}) with ordinality p(id, n)
+      join miners m on m.id = p.id
+    ) r on true
+    order by r.n
+  `.execute(db);
+  return { stamp: rows[0]?.stamp ?? '', rows: rows.filter((r) => r.n !== null).map(toMinerRow) };
+}
+
 export async function findMiners(db: DB, q: MinerListQuery): Promise<Page<MinerRow>> {
   const { agentKey, page, pageSize, sort, order, ...filter } = q;
   const where = minerWhere(agentKey, filter);
-  const total = await countMinersCached(db, agentKey, filter);
+  const orderBy = minerOrder(sort, order);
   const offset = (page - 1) * pageSize;
-  if (offset >= total) return { list: [], total, curPage: page, pageSize };
-  const { rows } = await sql<{ id: string }>`
-    select m.id from miners m where ${where} order by ${minerOrder(sort, order)} limit ${pageSize} offset ${offset}
+  const covered = stampCovers(filter);
+  const key = filterKey(agentKey, filter);
+  const listKey = `${key}\u0000${sort ?? ''}\u0000${order ?? ''}`;
+  const canList = covered && !(sort && CLOCK_SORTS.has(sort));
+  const caches = cachesOf(db);
+
+  // A short result whose ids are kept: the page is a slice of them, valid if the stamp read with its rows is the same.
+  const listed = canList ? caches.lists.get(listKey) : undefined;
+  if (listed && Date.now() - listed.at < COUNT_TTL_MS) {
+    const got = await stampAndRows(db, agentKey, sql`${listed.ids.slice(offset, offset + pageSize)}::uuid[]`);
+    if (got.stamp === listed.stamp) return { list: got.rows, total: listed.ids.length, curPage: page, pageSize };
+  }
+  const counted = covered ? caches.counts.get(key) : undefined;
+
+  // Probably short (short when last counted, or a keyword search not counted yet): read its ordered ids first — one pass over the
+  // farm answers the total and every page (a search by SN part cannot use an index, so it reads every row anyway).
+  if (canList && (counted === undefined ? filter.keyword !== undefined : counted.n <= LIST_CAP)) {
+    const kept = await listIds(db, caches, agentKey, where, orderBy, listKey);
+    if (kept) {
+      rememberCount(caches, key, { n: kept.ids.length, stamp: kept.stamp, at: kept.at });
+      const got = await stampAndRows(db, agentKey, sql`${kept.ids.slice(offset, offset + pageSize)}::uuid[]`);
+      if (got.stamp === kept.stamp) return { list: got.rows, total: kept.ids.length, curPage: page, pageSize };
+    }
+  }
+
+  const got = await stampAndRows(db, agentKey, sql`array(select m.id from miners m where ${where} order by ${orderBy} limit ${pageSize} offset ${offset})`);
+  const now = Date.now();
+  const again = covered ? caches.counts.get(key) : undefined;
+  if (fresh(again, got.stamp, now)) return { list: got.rows, total: again!.n, curPage: page, pageSize }; // counted at this very stamp
+  const { rows } = await sql<{ stamp: string; n: number }>`
+    select ${stampSql(agentKey)} as stamp, (select count(*)::int from miners m where ${where}) as n
   `.execute(db);
-  const list = await minerRowsByIds(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { list, total, curPage: page, pageSize };
+  const total = rows[0]?.n ?? 0;
+  if (covered) rememberCount(caches, key, { n: total, stamp: rows[0]?.stamp ?? '', at: now });
+  return { list: got.rows, total, curPage: page, pageSize };
+}
+
+/** Reads and keeps the ordered ids of a result with the stamp they were read at; null when it has more than LIST_CAP rows. */
+async function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string): Promise<Listed | null> {
+  const { rows } = await sql<{ stamp: string; ids: string[] }>`
+    select ${stampSql(agentKey)} as stamp, array(select m.id::text from miners m where ${where} order by ${orderBy} limit ${LIST_CAP + 1}) as ids
+  `.execute(db);
+  const r = rows[0];
+  if (!r || r.ids.length > LIST_CAP) return null;
+  const entry = { ids: r.ids, stamp: r.stamp, at: Date.now() };
+  rememberList(caches, listKey, entry);
+  return entry;
 }

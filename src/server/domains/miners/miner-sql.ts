@@ -29,7 +29,8 @@ export function minerWhere(agentKey: string, f: MinerFilter): RawBuilder<unknown
   const conds: RawBuilder<unknown>[] = [sql`m.agent_key = ${agentKey}`];
   if (f.status) conds.push(statusCondition(f.status));
   if (f.network) conds.push(f.network === 'online' ? sql`m.online` : sql`not m.online`);
-  if (f.faultType) conds.push(sql`m.fault_labels @> array[${f.faultType}]::text[]`);
+  // `<> '{}'` (implied by the containment) lets the planner use the partial index miners_farm_faulty_ip.
+  if (f.faultType) conds.push(sql`m.fault_labels <> '{}' and m.fault_labels @> array[${f.faultType}]::text[]`);
   if (f.model) conds.push(sql`m.model = ${f.model}`);
   if (f.workMode) conds.push(sql`m.work_mode = ${f.workMode}`);
   if (f.firmware) {
@@ -60,7 +61,7 @@ const maxOf = (p: string) => sql`(select max(v::float8) from jsonb_path_query(m.
 const sumOf = (p: string) => sql`(select coalesce(sum(v::float8), 0) from jsonb_path_query(m.snapshot, ${path(p)}) v)`;
 const pool = (i: number, field: 'url' | 'user' | 'status') => sql`coalesce(m.snapshot -> 'pools' -> ${sql.lit(i)} ->> ${sql.lit(field)}, '')`;
 
-/** IP order: numeric for IPv4 (index miners_farm_ip_inet), then text. */
+/** IP order: numeric for IPv4 (index miners_farm_ip_order), then text. */
 export const IP_ORDER = sql`miner_ip_inet(m.ip) asc nulls last, m.ip asc`;
 
 /** One SQL expression per sortable column (also the columns the row select computes). */
@@ -121,7 +122,7 @@ export const COLUMN_SQL: Record<MinerSortKey, RawBuilder<unknown>> = {
 
 /**
  * Sort keys that are NOT NULL columns: "nulls last" changes nothing for them, and leaving it out lets a descending
- * sort walk an ascending index backwards (e.g. gHS5s desc on miners_farm_rt5s) instead of sorting every row.
+ * sort walk an index in either direction (e.g. gHS5s on miners_farm_rt5s_order) instead of sorting every row.
  */
 const NOT_NULL_SORTS: ReadonlySet<MinerSortKey> = new Set<MinerSortKey>([
   'sn', 'mac', 'make', 'model', 'family', 'firmwareVersion', 'network', 'workMode', 'gHS5s', 'gHS30m', 'gHSav', 'rateIdeal',

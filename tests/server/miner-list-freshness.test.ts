@@ -1,0 +1,102 @@
+/**
+ * The miner list keeps counts and the ordered ids of short results between requests while the farm's data stamp is
+ * unchanged (src/server/domains/miners/find-miners.ts). These tests change the farm between two requests — a new
+ * cycle that adds miners and reorders them, a deletion, a mark — and check that the very next answer shows it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { MinerRow } from '@shared/schemas/miner';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin } from './harness';
+
+describe('miner list: counts and kept ids follow every change', () => {
+  let t: TestApp;
+  let admin: Client;
+  let farm: { agentKey: string; secret: string };
+  let seq = 0;
+  const takenAt = new Date().toISOString();
+
+  const upload = async (snapshots: MinerSnapshot[]) => {
+    seq += 1;
+    const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
+      headers: { authorization: agentAuthorization(farm.agentKey, farm.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipBatch(batch),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const readings = (n: number, tweak: (s: MinerSnapshot, i: number) => void = () => {}) =>
+    Array.from({ length: n }, (_, i) => {
+      const s = structuredClone(minerSnapshot(i, { takenAt }));
+      tweak(s, i);
+      return s;
+    });
+  const list = async (query: Record<string, string>) => {
+    const res = await admin.get('/api/miner/list', { agentKey: farm.agentKey, pageSize: '10', ...query });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<{ list: MinerRow[]; total: number }>(res).data;
+  };
+  /** Every page of a query, one request each, as the console pages through it. */
+  const allPages = async (query: Record<string, string>) => {
+    const first = await list({ ...query, page: '1' });
+    const rows = [...first.list];
+    for (let p = 2; p <= Math.ceil(first.total / 10); p++) rows.push(...(await list({ ...query, page: String(p) })).list);
+    return { total: first.total, ips: rows.map((r) => r.ip) };
+  };
+  const ipOrder = (n: number) => Array.from({ length: n }, (_, i) => minerIp(i));
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await setupAdmin(t.app);
+    farm = await createFarm(admin, 'fresh-a');
+    await upload(readings(40));
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('pages a short result (keyword) from kept ids, and shows miners added by the next cycle at once', async () => {
+    expect(await allPages({ keyword: '10.0.0.' })).toEqual({ total: 40, ips: ipOrder(40) });
+    expect((await list({ keyword: '10.0.0.', page: '3' })).list.map((r) => r.ip)).toEqual(ipOrder(40).slice(20, 30));
+    await upload(readings(45));
+    expect(await allPages({ keyword: '10.0.0.' })).toEqual({ total: 45, ips: ipOrder(45) });
+    expect(await list({})).toMatchObject({ total: 45 });
+  });
+
+  it('reorders a sorted short result as soon as a cycle changes the sort column, with fresh row values', async () => {
+    const before = await allPages({ keyword: '10.0.0.', sort: 'gHS5s', order: 'desc' });
+    expect(before.total).toBe(45);
+    const last = before.ips.at(-1)!;
+    const index = ipOrder(45).indexOf(last);
+    await upload(readings(45, (s, i) => {
+      if (i === index) s.rt5s = 999_999;
+    }));
+    const page1 = await list({ keyword: '10.0.0.', sort: 'gHS5s', order: 'desc', page: '1' });
+    expect(page1.list[0]).toMatchObject({ ip: last, gHS5s: 999_999 });
+    expect((await allPages({ keyword: '10.0.0.', sort: 'gHS5s', order: 'desc' })).ips).toHaveLength(45);
+  });
+
+  it('drops a deleted miner from the next count and page, filtered or not', async () => {
+    expect((await list({ faultType: 'missing-chip' })).total).toBeGreaterThanOrEqual(0);
+    await list({ keyword: '10.0.0.', page: '2' });
+    await t.db.deleteFrom('miners').where('agent_key', '=', farm.agentKey).where('ip', '=', minerIp(12)).execute();
+    const after = await allPages({ keyword: '10.0.0.' });
+    expect(after.total).toBe(44);
+    expect(after.ips).toEqual(ipOrder(45).filter((ip) => ip !== minerIp(12)));
+    expect((await list({})).total).toBe(44);
+  });
+
+  it('counts a fault filter afresh when a cycle changes the fault labels', async () => {
+    const tagged = (await list({ faultType: 'high-temperature', pageSize: '1000' })).total;
+    const cycle = readings(45, (s, i) => {
+      if (i < 20) s.faultLabels = ['high-temperature'];
+    });
+    await upload(cycle);
+    const expected = cycle.filter((s) => s.faultLabels.includes('high-temperature')).map((s) => s.ip);
+    const now = await list({ faultType: 'high-temperature', pageSize: '1000' });
+    expect(now.total).toBe(expected.length);
+    expect(now.total).not.toBe(tagged);
+    expect(now.list.map((r) => r.ip)).toEqual(expected);
+  });
+});
