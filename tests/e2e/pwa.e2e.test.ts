@@ -30,7 +30,8 @@ interface Manifest {
 /** The farm shown in the header: the console's farm picker is an input, the light field app's a native select. */
 async function farmShown(page: Page, viewport: 'desktop' | 'phone'): Promise<string> {
   if (viewport === 'desktop') return page.getByTestId('farm-select').inputValue();
-  await page.getByTestId('field-home').waitFor({ timeout: 15_000 });
+  // Started at / the console hands over to the field app with a full load: under CI load that can take a while.
+  await page.getByTestId('field-home').waitFor({ timeout: 40_000 });
   return page.getByTestId('farm-select').locator('option:checked').innerText();
 }
 

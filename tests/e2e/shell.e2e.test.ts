@@ -59,6 +59,13 @@ describe('sidebar', () => {
     const ctx = await newContext(browser, server.url, { viewport: 'phone' });
     const page = await ctx.newPage();
     await loginUi(page);
+    // A phone lands on the technician's field app; the console is one tap away ("Full console").
+    if (new URL(page.url()).pathname.startsWith('/field')) {
+      await page.getByTestId('field-menu').click();
+      await page.getByTestId('field-full-console').click();
+      await page.waitForURL((u) => !u.pathname.startsWith('/field'));
+    }
+    await page.getByTestId('sidebar-burger').waitFor();
     expect(await page.getByTestId('sidebar').count()).toBe(0);
     await page.getByTestId('sidebar-burger').click();
     const drawer = page.locator('.mantine-Drawer-content');

@@ -90,11 +90,12 @@ describe('OfflineIndicator', () => {
       return { ok: true, status: 200, statusText: 'OK', text: async () => JSON.stringify({ code: 0, msg: 'success', data: { marksVersion: '10' } }) } as unknown as Response;
     });
     fireEvent.click(button);
-    const reason = await screen.findByTestId('outbox-dead-reason');
+    // The drawer is a lazy chunk: on a busy machine it takes longer than findBy's default second to load.
+    const reason = await screen.findByTestId('outbox-dead-reason', {}, { timeout: 10_000 });
     expect(reason.textContent).toBe('Reason: The record was changed by someone else');
     expect(screen.getByTestId('outbox-pending-row').textContent).toContain('Note on 10.0.0.2');
     fireEvent.click(screen.getByTestId('dead-letter-retry'));
-    await waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    await waitFor(async () => expect(await db.outbox.count()).toBe(0), { timeout: 10_000 });
     // The pending note went under its own key; the dead letter under a new one (its old key holds the 409).
     expect(keys).toHaveLength(2);
     expect(keys).toContain('019a0000-0000-7000-8000-00000000000a');
