@@ -3,10 +3,21 @@
  * field app (React, i18next, Dexie, plain CSS: the phone's first load stays small, issue 5); every other path
  * gets the full console. Between the two a link is a full page load (index.html is the same for both).
  */
-import { isFieldPath } from '@client/features/field/lib/field-paths';
+import { FIELD_HOME_PATH, isFieldPath } from '@client/features/field/lib/field-paths';
+import { isPhoneScreen, landsOnField } from '@client/lib/field-landing';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing in index.html');
+
+let storage: Storage | null = null;
+try {
+  storage = window.localStorage;
+} catch {
+  /* storage blocked: the console decides the landing */
+}
+if (landsOnField(window.location.pathname, storage, isPhoneScreen())) {
+  window.history.replaceState(window.history.state, '', FIELD_HOME_PATH + window.location.search + window.location.hash);
+}
 
 const start: Promise<void> = isFieldPath(window.location.pathname)
   ? import('./field-app/field-main').then((m) => m.startFieldApp(container))

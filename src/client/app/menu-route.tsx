@@ -38,7 +38,10 @@ function useLanding(entry: MenuEntry, has: (key: number) => boolean): 'field' | 
   }, []);
   if (!candidate || entry.key !== 'dashboard') return 'page';
   if (farms.data) return farms.data.length > 0 ? 'field' : 'page';
-  return farms.isError ? 'page' : 'wait';
+  if (farms.isError) return 'page';
+  // Offline with no farm list in the persisted cache (the page that stored it went to /field before the cache was
+  // written): the query waits for the network for ever. The field app opens from its own copy of the farms.
+  return farms.fetchStatus === 'paused' ? 'field' : 'wait';
 }
 
 export function MenuRoute({ entry }: { entry: MenuEntry }) {

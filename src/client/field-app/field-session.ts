@@ -14,8 +14,8 @@ import { ApiError, api } from '@client/lib/api-client';
 import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
 import { resumeOutbox } from '@client/lib/offline/outbox';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
+import { FIELD_SESSION_KEY } from '@client/lib/field-landing';
 
-export const FIELD_SESSION_KEY = 'hf.field-session';
 const FIELD_PERMISSION = findMenuByKey('fieldHome')?.permission ?? null;
 
 export interface SessionUser {
@@ -92,8 +92,11 @@ export function useFieldSession(): FieldSession {
         if (cancelled) return;
         if (unauthorized(e)) return goToLogin(typeof (e as ApiError).data === 'string' ? ((e as ApiError).data as string) : '/login');
         const snap = readSnapshot();
-        if (snap) setSession({ status: 'ready', user: snap.user, farms: snap.farms, config, fromDevice: true });
-        else setSession({ status: 'error', retry });
+        if (!snap) return setSession({ status: 'error', retry });
+        // A new tab opened offline has no farm of its own yet: the same choice as online.
+        const picked = pickAgentKey(snap.farms, getAgentKey(), getLastAgentKey());
+        if (picked !== getAgentKey()) setAgentKey(picked);
+        setSession({ status: 'ready', user: snap.user, farms: snap.farms, config, fromDevice: true });
         return;
       }
       // The session works again: a queue paused by a 401 goes on.

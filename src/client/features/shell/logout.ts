@@ -7,7 +7,7 @@ import { api } from '@client/lib/api-client';
 import { clearAgentKey } from '@client/lib/agent-key';
 import { QUERY_CACHE_STORAGE_KEY } from '@client/lib/query-client';
 import { writeStorage } from '@client/lib/safe-storage';
-import { FIELD_SESSION_KEY } from '@client/field-app/field-session';
+import { FIELD_SESSION_KEY } from '@client/lib/field-landing';
 
 /** Name of the service worker's runtime cache for the shell reads (sw/sw.ts). */
 export const SHELL_API_CACHE = 'hf-shell-api';
