@@ -17,7 +17,7 @@ import { notifyFailure } from '@client/lib/feedback';
 import { formatNumber } from '@shared/format/number';
 import { useAgentStatus, useMinerTotal, useRestartWatch, useRotateSetupSecret } from '../api/farm-setup-api';
 import { CONFIG_FILE_NAME, CONFIG_FILE_PATH, RESTART_COMMAND, configFileText, isServerUrl } from '../lib/agent-config-file';
-import { saveFile } from '../lib/save-file';
+import { downloadBlob } from '@client/lib/download-blob';
 import { SIZING } from './install-step';
 import { PackageDownload } from './package-download';
 
@@ -158,7 +158,7 @@ export function ChangeFileStep({ agentKey, secret, onSecret, canRotate }: Change
           variant="default"
           leftSection={<IconDownload size={14} />}
           disabled={!secret || !serverOk}
-          onClick={() => saveFile(new Blob([text], { type: 'application/json' }), CONFIG_FILE_NAME)}
+          onClick={() => downloadBlob(new Blob([text], { type: 'application/json' }), CONFIG_FILE_NAME)}
           data-testid="config-file-download"
         >
           {t('file.download', { file: CONFIG_FILE_NAME })}

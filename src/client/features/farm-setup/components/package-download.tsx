@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyFailure } from '@client/lib/feedback';
 import { useDownloadAgentPackage } from '../api/farm-setup-api';
 import { CONFIG_FILE_NAME, SERVICE_NAME } from '../lib/agent-config-file';
-import { saveFile } from '../lib/save-file';
+import { downloadBlob } from '@client/lib/download-blob';
 
 export function PackageDownload({ agentKey }: { agentKey: string }) {
   const { t, i18n } = useTranslation('farm-setup');
@@ -22,7 +22,7 @@ export function PackageDownload({ agentKey }: { agentKey: string }) {
       { agentKey, locale: i18n.language },
       {
         onSuccess: (file) => {
-          saveFile(file.blob, file.fileName);
+          downloadBlob(file.blob, file.fileName);
           setSaved(file.fileName);
         },
         onError: (e) => notifyFailure(e, t('package.failed')),

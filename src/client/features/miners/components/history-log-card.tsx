@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import { notifyFailure } from '@client/lib/feedback';
 import { useCreateHistoryLog, useHistoryLogStatus } from '../api/miner-records-api';
-import { downloadBlob } from '../lib/export-miners';
+import { downloadBlob } from '@client/lib/download-blob';
 
 const COLOR = { pending: 'gray', running: 'blue', done: 'green', failed: 'red' } as const;
 

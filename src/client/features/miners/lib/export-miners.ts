@@ -6,6 +6,7 @@
 import Papa from 'papaparse';
 import type { MinerRow } from '@shared/schemas/miner';
 import type { ExportCell, MinerColumn } from './miner-columns';
+import { downloadBlob } from '@client/lib/download-blob';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
@@ -38,18 +39,6 @@ export function exportFileName(agentKey: string, format: ExportFormat, now = new
   const p = (n: number) => String(n).padStart(2, '0');
   const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}`;
   return `miners-${agentKey}-${stamp}.${format}`;
-}
-
-export function downloadBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export async function exportMiners(format: ExportFormat, columns: readonly MinerColumn[], rows: readonly MinerRow[], agentKey: string, sheet: string): Promise<void> {

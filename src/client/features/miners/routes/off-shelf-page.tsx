@@ -21,7 +21,8 @@ import { queryTableState } from '@client/components/data-table/query-state';
 import { PageHeader } from '@client/components/page-header';
 import { useOffShelf, useOnShelf } from '../api/miner-records-api';
 import { NoFarm } from '../components/no-farm';
-import { type ExportFormat, downloadBlob, exportFileName, toCsv, toXlsx } from '../lib/export-miners';
+import { downloadBlob } from '@client/lib/download-blob';
+import { type ExportFormat, exportFileName, toCsv, toXlsx } from '../lib/export-miners';
 
 const OPERATE = findMenuByKey('offShelfRecords')?.operation ?? -1;
 

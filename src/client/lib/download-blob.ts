@@ -1,5 +1,5 @@
 /** Hands a downloaded or generated file to the browser's "save" (an object URL on a temporary link). */
-export function saveFile(blob: Blob, fileName: string): void {
+export function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
