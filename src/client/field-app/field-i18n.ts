@@ -5,35 +5,18 @@
  * locales, checked before every stop). Other namespaces (`common` for the scanner, `shell` for the update
  * prompt) load when first used.
  */
-import type { BackendModule, ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALES, type Locale } from '@shared/validation';
-import { catalogueLoader, i18next, initialLocale } from '@client/lib/i18n';
+import { globBackend, i18next, initialLocale } from '@client/lib/i18n';
 
 export const FIELD_NAMESPACES = ['field', 'offline'] as const;
-
-const backend: BackendModule = {
-  type: 'backend',
-  init: () => undefined,
-  read(lng: string, ns: string, callback: ReadCallback) {
-    const load = catalogueLoader(lng, ns);
-    if (!load) {
-      callback(null, {});
-      return;
-    }
-    load().then(
-      (data) => callback(null, data as never),
-      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
-    );
-  },
-};
 
 export function initFieldI18n(lng: Locale = initialLocale()): Promise<unknown> {
   i18next.on('languageChanged', (next) => {
     document.documentElement.lang = next;
   });
   return i18next
-    .use(backend)
+    .use(globBackend)
     .use(initReactI18next)
     .init({
       lng,

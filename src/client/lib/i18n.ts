@@ -20,7 +20,8 @@ export function catalogueLoader(lng: string, ns: string): (() => Promise<Catalog
   return catalogues[`/src/locales/${lng}/${ns}.json`];
 }
 
-const globBackend: BackendModule = {
+/** i18next backend reading the bundled catalogues (the console's and the light field app's). */
+export const globBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,
   read(lng: string, ns: string, callback: ReadCallback) {
