@@ -6,7 +6,7 @@
  * URL), on PGlite and on a throw-away PostgreSQL. p50 / p95 per query, and one client alone with the server's CPU
  * time per request (the underlying cost, less noisy than wall time on a shared machine).
  *
- * Seeding: the miners are written by one SQL statement (generate_series, see seedSql) straight into the database the
+ * Seeding: the miners are written by one SQL statement (generate_series, see seedMiners) straight into the database the
  * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
  * of the shape the agent sends (3 boards, fans, 3 pools; kinds as tests/support/miner-snapshots.ts: 6 in 10 S21,
  * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and one hourly history row per miner.
@@ -14,6 +14,8 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { listFigures } from '../../src/server/domains/miners/miner-sql';
 import { BenchClient, type BenchServer, cpuSince, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
 
 const MINERS = Number(process.env.HF_BENCH_LIST_MINERS ?? 100_000);
@@ -25,26 +27,10 @@ const AGENT_KEY = 'bench-farm';
 const PASSWORD = 'bench-pass-1';
 
 /**
- * MINERS miners with snapshots, plus one hourly row each. 1,000 distinct readings are built and shared round-robin
- * (miner i gets reading i % 1000, so its columns and its snapshot agree; only the ip / sn / mac inside the
- * snapshot are those of the first miner that had it): building a jsonb per miner made seeding take minutes on
- * PGlite. `syncColumns`: the miners.sync_* figures are plain columns (since migration 202611230130) and are written.
+ * The 1,000 distinct readings (k = 0…999) the seed shares round-robin: the figures of each (r.*) and its snapshot
+ * (r.snap, of the shape the agent sends).
  */
-export function seedSql(syncColumns: boolean): string {
-  return `
-  insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
-                      rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at
-                      ${syncColumns ? ', sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max' : ''})
-  select '${AGENT_KEY}', m.ip, r.sn_prefix || lpad(m.i::text, 10, '0'), m.mac, r.make, r.model, r.family, r.fw, null, r.online, r.missed,
-         r.rt, round(r.rt * 0.99), round(r.rt * 0.995), r.ideal, 'normal', r.elapsed, r.t + 20, r.faults, r.state, r.snap, '2026-03-10T08:00:00.000Z'
-         ${syncColumns ? ', r.t + 20, r.t + 15, r.fan_min, r.fan_max' : ''}
-  from (
-    select i, i % 1000 as k,
-           '10.' || (i / 62500) || '.' || (i / 250 % 250) || '.' || (i % 250 + 1) as ip,
-           '02:48:' || lpad(to_hex(i / 65536 % 256), 2, '0') || ':' || lpad(to_hex(i / 256 % 256), 2, '0') || ':' || lpad(to_hex(i % 256), 2, '0') || ':00' as mac
-    from generate_series(0, ${MINERS - 1}) i
-  ) m
-  join (
+const READINGS_SQL = `
     select k, sn_prefix, make, model, family, fw, online, missed, rt, ideal, elapsed, t, faults, state,
            least(4320 + k % 50, 4380 + k % 40, 4290 + k % 30, 4350 + k % 20) as fan_min,
            greatest(4320 + k % 50, 4380 + k % 40, 4290 + k % 30, 4350 + k % 20) as fan_max,
@@ -79,17 +65,54 @@ export function seedSql(syncColumns: boolean): string {
                                 'illegalPool', false, 'abnormalIdeal', false, 'sleeping', false, 'lowPower', false) as state
       from (select k, k % 10 as kind from generate_series(0, 999) k) kk
     ) base
-  ) r on r.k = m.k;
+`;
+
+/** Runs one statement with parameters, or several without (PGlite and node-postgres both fit). */
+interface SeedDb {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  exec(text: string): Promise<unknown>;
+}
+
+/**
+ * MINERS miners with snapshots, plus one hourly row each, written as the ingest would. 1,000 distinct readings are
+ * built and shared round-robin (miner i gets reading i % 1000, so its columns and its snapshot agree; only the ip /
+ * sn / mac inside the snapshot are those of the first miner that had it): building a jsonb per miner made seeding
+ * take minutes on PGlite. The figures the ingest stores beside each reading (sync_*, list_figures: listFigures of
+ * miner-sql.ts, computed here for the 1,000 readings) and the miner's hourly bucket (stat_hour_*) are written too.
+ */
+export async function seedMiners(db: SeedDb): Promise<void> {
+  const { rows } = await db.query(`select k, snap::text as s from (${READINGS_SQL}) r order by k`);
+  const readings = rows as { k: number; s: string }[];
+  await db.exec('create temp table bench_list_figures (k int primary key, f text not null)');
+  await db.query('insert into bench_list_figures (k, f) select unnest($1::int[]), unnest($2::text[])', [
+    readings.map((r) => r.k),
+    readings.map((r) => JSON.stringify(listFigures(JSON.parse(r.s) as Partial<MinerSnapshot>))),
+  ]);
+  await db.exec(`
+  insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
+                      rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at,
+                      sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
+                      stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum)
+  select '${AGENT_KEY}', m.ip, r.sn_prefix || lpad(m.i::text, 10, '0'), m.mac, r.make, r.model, r.family, r.fw, null, r.online, r.missed,
+         r.rt, round(r.rt * 0.99), round(r.rt * 0.995), r.ideal, 'normal', r.elapsed, r.t + 20, r.faults, r.state, r.snap, '2026-03-10T08:00:00.000Z'
+         , r.t + 20, r.t + 15, r.fan_min, r.fan_max, f.f,
+         date_trunc('hour', now()), 60, case when r.online then 60 else 0 end, r.rt * 60, r.ideal * 60
+  from (
+    select i, i % 1000 as k,
+           '10.' || (i / 62500) || '.' || (i / 250 % 250) || '.' || (i % 250 + 1) as ip,
+           '02:48:' || lpad(to_hex(i / 65536 % 256), 2, '0') || ':' || lpad(to_hex(i / 256 % 256), 2, '0') || ':' || lpad(to_hex(i % 256), 2, '0') || ':00' as mac
+    from generate_series(0, ${MINERS - 1}) i
+  ) m
+  join (${READINGS_SQL}) r on r.k = m.k
+  join bench_list_figures f on f.k = m.k;
   insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
     select id, date_trunc('hour', now()), 60, rt5s * 60, ideal * 60, temp_max, case when online then 60 else 0 end from miners where agent_key = '${AGENT_KEY}';
+  drop table bench_list_figures;
   update farms set miner_count = ${MINERS} where agent_key = '${AGENT_KEY}';
   analyze miners;
   analyze miner_stats_hour;
-`;
+`);
 }
-
-/** Whether miners.sync_* exist as plain (not generated) columns, i.e. must be written by the seed. */
-export const SYNC_COLUMNS_SQL = `select count(*)::int as n from information_schema.columns where table_name = 'miners' and column_name = 'sync_fan_max' and is_generated = 'NEVER'`;
 
 /** Query string of each measured query, and the page client i asks: its own page `first + i`, so no two clients ask the same URL. */
 const QUERIES: Record<string, { qs: string; first: number }> = {
@@ -203,8 +226,7 @@ async function onPglite(): Promise<void> {
     await lite.stop();
     const t0 = performance.now();
     const db = await PGlite.create(join(data.dir, 'pglite'));
-    const sync = await db.query<{ n: number }>(SYNC_COLUMNS_SQL);
-    await db.exec(seedSql(sync.rows[0]!.n > 0));
+    await seedMiners(db);
     await db.close();
     const seedMs = performance.now() - t0;
     lite = await startServer({ dataDir: data.dir });
@@ -228,8 +250,7 @@ async function onPostgres(): Promise<void> {
     const c = new pg.Client({ connectionString: pgServer.url });
     await c.connect();
     try {
-      const sync = await c.query<{ n: number }>(SYNC_COLUMNS_SQL);
-      await c.query(seedSql(sync.rows[0]!.n > 0));
+      await seedMiners({ query: (text, params) => c.query(text, params), exec: (text) => c.query(text) });
     } finally {
       await c.end();
     }

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, Client, type TestApp, body, createTestApp, setupAdmin } from './harness';
+import { PERMISSION } from '@shared/menu-catalogue';
+import { AUTH_CACHE_TTL_MS } from '../../src/server/domains/auth/auth-cache';
+import { ADMIN, Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
 
 describe('accounts and sessions', () => {
   let t: TestApp;
@@ -79,6 +81,34 @@ describe('accounts and sessions', () => {
     expect((await b.get('/api/userv2/info')).statusCode).toBe(401);
     const c = new Client(t.app);
     expect((await c.post('/api/userv3/login', { user: ADMIN.user, password: 'brand-new-pass' })).statusCode).toBe(200);
+  });
+
+  it('sees a changed role, farm list or disabled user on the next call, though sessions and memberships are cached', async () => {
+    const admin = await setupAdmin(t.app);
+    const farm = await createFarm(admin, 'cache-a');
+    const m = await createMember(admin, 'cached-user', [PERMISSION.miners], [farm.agentKey]);
+    const list = () => m.client.get('/api/miner/list', { agentKey: farm.agentKey });
+    expect((await list()).statusCode).toBe(200);
+    expect((await list()).statusCode).toBe(200); // from the cache now
+    // The role loses the miners key: forbidden at once.
+    expect((await admin.post('/api/role/save', { id: m.roleId, name: 'role-cached-user', permissions: String(PERMISSION.users) })).statusCode).toBe(200);
+    expect((await list()).statusCode).toBe(403);
+    expect((await admin.post('/api/role/save', { id: m.roleId, name: 'role-cached-user', permissions: String(PERMISSION.miners) })).statusCode).toBe(200);
+    expect((await list()).statusCode).toBe(200);
+    // The farm is taken away: not a member at once.
+    expect((await admin.post('/api/user/save', { id: m.userId, user: 'cached-user', roleId: m.roleId, agentKeys: '' })).statusCode).toBe(200);
+    expect((await list()).statusCode).toBe(403);
+    // Disabled: signed out at once.
+    expect((await admin.post('/api/user/save', { id: m.userId, user: 'cached-user', roleId: m.roleId, agentKeys: farm.agentKey, disabled: true })).statusCode).toBe(200);
+    expect((await list()).statusCode).toBe(401);
+  });
+
+  it('sees a change written outside the server within the cache time', async () => {
+    const admin = await setupAdmin(t.app);
+    expect((await admin.get('/api/userv2/info')).statusCode).toBe(200);
+    await t.db.deleteFrom('sessions').execute();
+    await new Promise((r) => setTimeout(r, AUTH_CACHE_TTL_MS + 100));
+    expect((await admin.get('/api/userv2/info')).statusCode).toBe(401);
   });
 
   it('binds e-mail and phone with the default area code 86', async () => {

@@ -4,6 +4,7 @@
  * dashboard and model statistics, detail, history, farm series, the dropdowns, farm isolation and bad
  * parameters are checked against figures computed here from the same snapshots.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import type { FarmSeriesPoint, MinerDetail, MinerHistoryPoint, MinerIndexStat, MinerModelStat, MinerRow, MinerStat } from '@shared/schemas/miner';
@@ -217,6 +218,20 @@ describe('miner monitoring (read side)', () => {
       expect(dead?.statuses).toEqual(['online', 'zeroHashrate', 'cannotStart']);
       const whatsminer = rows.find((r) => r.ip === minerIp(6));
       expect(whatsminer).toMatchObject({ compileTime: null, firmwareVersion: '20240305.22.REL', tempPicMax: null });
+    });
+
+    it('stores the figures of each reading with it, the same as computed from the snapshot', async () => {
+      const stored = (await list({})).list;
+      const kept = await sql<{ id: string; f: string }>`select id::text as id, list_figures as f from miners where agent_key = ${farmA.agentKey} and list_figures is not null`.execute(t.db);
+      expect(kept.rows).toHaveLength(stored.length);
+      // Without the stored figures, the list computes them from the snapshot: every row must read the same.
+      await sql`update miners set list_figures = null where agent_key = ${farmA.agentKey}`.execute(t.db);
+      try {
+        expect((await list({})).list).toEqual(stored);
+      } finally {
+        await sql`update miners m set list_figures = k.f from (select unnest(${kept.rows.map((r) => r.id)}::uuid[]) as id, unnest(${kept.rows.map((r) => r.f)}::text[]) as f) k
+                  where m.id = k.id`.execute(t.db);
+      }
     });
 
     it('filters by every state', async () => {

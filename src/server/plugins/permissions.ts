@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type FarmCheck, authGeneration, cachedFarm, rememberFarm } from '../domains/auth/auth-cache';
 import { AppError } from '../errors';
 import type { RoutePermission } from '../fastify-types';
 import { sha256 } from '../security';
@@ -31,14 +32,24 @@ function agentKeyOf(request: FastifyRequest): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 
-/** Farm membership: administrators see every farm; others the farms they were given. */
+/** Farm membership: administrators see every farm; others the farms they were given (kept in the auth cache). */
 export async function assertFarmMember(app: FastifyInstance, request: FastifyRequest, agentKey: string): Promise<void> {
   const user = request.user;
   if (!user) throw new AppError('unauthorized');
+  const sessionId = request.sessionId;
+  let check = sessionId ? cachedFarm(app.db, sessionId, agentKey) : undefined;
+  if (!check) {
+    const generation = authGeneration(app.db);
+    check = await farmCheck(app, user, agentKey);
+    if (sessionId) rememberFarm(app.db, generation, sessionId, agentKey, check);
+  }
+  if (check !== 'ok') throw new AppError(check);
+}
+
+async function farmCheck(app: FastifyInstance, user: NonNullable<FastifyRequest['user']>, agentKey: string): Promise<FarmCheck> {
   if (user.is_admin) {
     const farm = await app.db.selectFrom('farms').select('agent_key').where('agent_key', '=', agentKey).executeTakeFirst();
-    if (!farm) throw new AppError('notFound');
-    return;
+    return farm ? 'ok' : 'notFound';
   }
   const member = await app.db
     .selectFrom('user_farms')
@@ -46,7 +57,7 @@ export async function assertFarmMember(app: FastifyInstance, request: FastifyReq
     .where('user_id', '=', user.id)
     .where('agent_key', '=', agentKey)
     .executeTakeFirst();
-  if (!member) throw new AppError('notMember');
+  return member ? 'ok' : 'notMember';
 }
 
 async function authenticateAgent(app: FastifyInstance, request: FastifyRequest): Promise<void> {

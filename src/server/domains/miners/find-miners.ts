@@ -68,17 +68,6 @@ export async function countMiners(db: DB, agentKey: string, filter: MinerFilter)
   return rows[0]?.n ?? 0;
 }
 
-/** Rows of the given miner ids, in the order given. */
-export async function minerRowsByIds(db: DB, ids: readonly string[]): Promise<MinerRow[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await sql<RawMinerRow>`select ${ROW_COLUMNS} from miners m where m.id = any(${ids as string[]}::uuid[])`.execute(db);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const r = byId.get(id);
-    return r ? [toMinerRow(r)] : [];
-  });
-}
-
 /** Whether the data stamp tells every change of this filter's result (see the file comment). */
 const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined;
 const CLOCK_SORTS: ReadonlySet<MinerSortKey> = new Set<MinerSortKey>(['rate1Hour', 'rate24Hour']);

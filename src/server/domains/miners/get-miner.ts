@@ -11,10 +11,10 @@ export async function findMinerId(db: DB, agentKey: string, ip: string): Promise
 }
 
 export async function getMiner(db: DB, agentKey: string, ip: string): Promise<MinerDetail | null> {
-  const { rows } = await sql<RawMinerRow & { snapshot: MinerSnapshot }>`
-    select ${ROW_COLUMNS}, m.snapshot from miners m where m.agent_key = ${agentKey} and m.ip = ${ip}
+  const { rows } = await sql<RawMinerRow & { full_snapshot: MinerSnapshot }>`
+    select ${ROW_COLUMNS}, m.snapshot as full_snapshot from miners m where m.agent_key = ${agentKey} and m.ip = ${ip}
   `.execute(db);
   const r = rows[0];
   if (!r) return null;
-  return { ...toMinerRow(r), snapshot: r.snapshot };
+  return { ...toMinerRow(r), snapshot: r.full_snapshot };
 }

@@ -28,6 +28,7 @@ import { sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
+import { listFigures } from './miner-sql';
 import { STAT_HOUR_UPSERT } from './miner-stats';
 
 /** Miners per statement. */
@@ -85,15 +86,16 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
     const snapshots = latestPerIp(batch.snapshots);
     for (let i = 0; i < snapshots.length; i += CHUNK) {
       const chunk = snapshots.slice(i, i + CHUNK);
-      // Figures computed here, one array per reading: [temp_max, sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, elapsed_sec].
+      // Figures computed here, one array per reading: [temp_max, sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, elapsed_sec,
+      // list_figures (the list's figures of the reading as JSON text: miner-sql.ts listFigures)].
       const figures = chunk.map((s) => {
         const f = syncFigures(s);
-        return [tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec)];
+        return [tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec), JSON.stringify(listFigures(s))];
       });
       await sql`
         with x as materialized (
           select e.s as snap, r.*, (e.f ->> 0)::float8 as tmax, (e.f ->> 1)::float8 as tcm, (e.f ->> 2)::float8 as tpm,
-                 (e.f ->> 3)::float8 as fmin, (e.f ->> 4)::float8 as fmax, (e.f ->> 5)::bigint as el
+                 (e.f ->> 3)::float8 as fmin, (e.f ->> 4)::float8 as fmax, (e.f ->> 5)::bigint as el, e.f ->> 6 as lf
           from rows from (jsonb_array_elements(${JSON.stringify(chunk)}::jsonb), jsonb_array_elements(${JSON.stringify(figures)}::jsonb)) as e(s, f)
           cross join lateral jsonb_to_record(e.s) as r(ip text, sn text, mac text, make text, model text, family text, "firmwareVersion" text,
                "compileTime" timestamptz, online boolean, "missedPolls" int, rt5s float8, "rate30m" float8, avg float8, ideal float8,
@@ -102,12 +104,12 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
         up as (
           insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
                               rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at, updated_at,
-                              sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max,
+                              sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
                               stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum)
           select ${agentKey}, x.ip, x.sn, x.mac, x.make, x.model, x.family, x."firmwareVersion", x."compileTime", x.online, x."missedPolls",
                  x.rt5s, x."rate30m", x.avg, x.ideal, x."workMode", x.el, x.tmax,
                  coalesce(array(select jsonb_array_elements_text(x."faultLabels")), '{}'), x.state, x.snap, x."takenAt", now(),
-                 x.tcm, x.tpm, x.fmin, x.fmax,
+                 x.tcm, x.tpm, x.fmin, x.fmax, x.lf,
                  date_trunc('hour', x."takenAt"), 1, x.online::int, x.rt5s, x.ideal
           from x
           on conflict (agent_key, ip) do update set
@@ -117,7 +119,7 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
             ideal = excluded.ideal, work_mode = excluded.work_mode, elapsed_sec = excluded.elapsed_sec, temp_max = excluded.temp_max,
             fault_labels = excluded.fault_labels, state = excluded.state, snapshot = excluded.snapshot, taken_at = excluded.taken_at,
             sync_temp_chip_max = excluded.sync_temp_chip_max, sync_temp_pcb_max = excluded.sync_temp_pcb_max,
-            sync_fan_min = excluded.sync_fan_min, sync_fan_max = excluded.sync_fan_max,
+            sync_fan_min = excluded.sync_fan_min, sync_fan_max = excluded.sync_fan_max, list_figures = excluded.list_figures,
             ${STAT_HOUR_UPSERT},
             updated_at = now(), version = nextval('row_version_seq')
           where miners.taken_at <= excluded.taken_at

@@ -81,8 +81,9 @@ export const COLUMN_SQL: Record<MinerSortKey, RawBuilder<unknown>> = {
   gHSav: sql`m.avg`,
   rateIdeal: sql`m.ideal`,
   hashRatePercent: sql`(case when m.ideal > 0 then m.rt5s * 100 / m.ideal end)`,
-  rate1Hour: sql`(select h.real_sum / nullif(h.samples, 0) from miner_stats_hour h
-                  where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '1 hour' order by h.at desc limit 1)`,
+  // The miner's current hourly bucket, kept on its row by the ingest (STAT_HOUR_UPSERT): the latest hourly row, if in the last 2 hours.
+  rate1Hour: sql`(case when m.stat_hour_at >= date_trunc('hour', now()) - interval '1 hour' and m.stat_hour_samples > 0
+                  then m.stat_hour_real_sum / m.stat_hour_samples end)`,
   rate24Hour: sql`(select sum(h.real_sum) / nullif(sum(h.samples), 0) from miner_stats_hour h
                    where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '23 hours')`,
   tempChipMin: minOf('$.boards[*].tempChip[*]'),
@@ -136,50 +137,41 @@ export function minerOrder(sort: MinerSortKey | undefined, order: 'asc' | 'desc'
   return NOT_NULL_SORTS.has(sort) ? sql`${COLUMN_SQL[sort]} ${dir}, ${IP_ORDER}` : sql`${COLUMN_SQL[sort]} ${dir} nulls last, ${IP_ORDER}`;
 }
 
+/** The plain columns of a list row, in the order ROW_COLUMNS puts them in its JSON array `r` (see RowTuple). */
+const PLAIN = sql`m.id, m.ip, m.sn, m.mac, m.make, m.model, m.family, m.firmware_version, m.compile_time, m.online, m.missed_polls,
+  m.rt5s, m.rate30m, m.avg, m.ideal, m.work_mode, m.elapsed_sec::float8, m.fault_labels, m.state, m.taken_at, m.first_seen_at`;
+
+type RowTuple = [
+  id: string, ip: string, sn: string, mac: string, make: string, model: string, family: string, firmwareVersion: string,
+  compileTime: string | null, online: boolean, missedPolls: number, rt5s: number, rate30m: number, avg: number, ideal: number,
+  workMode: string, elapsedSec: number, faultLabels: string[], state: Record<string, boolean> | null, takenAt: string, firstSeenAt: string,
+  hashRatePercent: number | null, rate1Hour: number | null, rate24Hour: number | null,
+];
+
 /** Raw row of ROW_COLUMNS. */
 export interface RawMinerRow {
-  id: string;
-  ip: string;
-  sn: string;
-  mac: string;
-  make: string;
-  model: string;
-  family: string;
-  firmware_version: string;
-  compile_time: Date | string | null;
-  online: boolean;
-  missed_polls: number;
-  rt5s: number;
-  rate30m: number;
-  avg: number;
-  ideal: number;
-  work_mode: string;
-  elapsed_sec: number | string;
-  fault_labels: string[];
-  state: Record<string, boolean>;
-  taken_at: Date | string;
-  first_seen_at: Date | string;
-  /** The latest reading; the figures below the plain columns are computed from it in snapshotFigures. */
+  /** The plain columns and the hourly figures as one JSON array (RowTuple). */
+  r: string;
+  /** The list's figures of the latest reading as the ingest stored them (listFigures, JSON); null for rows it has not written since. */
+  list_figures: string | null;
+  /** The latest reading, read only when list_figures is null (the figures are then computed from it). */
   snapshot: Partial<MinerSnapshot> | null;
-  hash_rate_percent: number | null;
-  rate1_hour: number | null;
-  rate24_hour: number | null;
 }
 
 /**
- * The columns of one list row (alias m): plain columns, the snapshot, and the hourly-history figures. The
- * snapshot-derived figures (temperatures, fans, chips, pools …) are computed in JavaScript from the snapshot
- * (snapshotFigures), with the same definitions as COLUMN_SQL: a page of 50 rows took ~15 jsonpath sub-selects
- * per row in the database (25–70 ms on PGlite at 100,000 miners, tests/bench/miner-list.bench.ts), against
- * ~3 ms to hand over the 50 snapshots.
+ * The columns of one list row (alias m): plain columns, the figures of the latest reading and the hourly-history
+ * figures (tests/bench/miner-list.bench.ts measures them):
+ * - the plain columns and the hourly figures come as one JSON array text: on PGlite, handing over 24 typed columns
+ *   per row (dates, arrays, jsonb each parsed on their own) cost twice as much as building and parsing one text;
+ * - the reading's figures (temperatures, fans, chips, pools …: listFigures) are stored by the ingest beside the
+ *   reading (miners.list_figures, ~0.4 kB of JSON), so a page reads them instead of the 1.5 kB snapshot: shipping
+ *   and parsing 50 snapshots was half the database time of a page on PostgreSQL. A row written otherwise (older
+ *   rows, tests writing SQL) has no figures: its snapshot is read and they are computed here, with the same
+ *   definitions as COLUMN_SQL.
  */
 export const ROW_COLUMNS = sql`
-  m.id, m.ip, m.sn, m.mac, m.make, m.model, m.family, m.firmware_version, m.compile_time, m.online, m.missed_polls,
-  m.rt5s, m.rate30m, m.avg, m.ideal, m.work_mode, m.elapsed_sec::float8 as elapsed_sec, m.fault_labels, m.state,
-  m.taken_at, m.first_seen_at, m.snapshot,
-  ${COLUMN_SQL.hashRatePercent} as hash_rate_percent,
-  ${COLUMN_SQL.rate1Hour} as rate1_hour,
-  ${COLUMN_SQL.rate24Hour} as rate24_hour
+  json_build_array(${PLAIN}, ${COLUMN_SQL.hashRatePercent}, ${COLUMN_SQL.rate1Hour}, ${COLUMN_SQL.rate24Hour})::text as r,
+  m.list_figures, case when m.list_figures is null then m.snapshot end as snapshot
 `;
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -252,60 +244,21 @@ export function snapshotFigures(snap: Partial<MinerSnapshot> | null) {
   };
 }
 
-export function iso(v: Date | string | null): string | null {
-  if (v === null) return null;
-  return (v instanceof Date ? v : new Date(v)).toISOString();
-}
+/** The list row's fields that come from the reading (rounded as the list shows them): what miners.list_figures stores. */
+export type ListFigures = Pick<
+  MinerRow,
+  | 'tempChipMin' | 'tempChipMax' | 'tempChipsDiff' | 'tempPcbMin' | 'tempPcbMax' | 'tempPicMin' | 'tempPicMax' | 'fans' | 'fanMin' | 'fanMax'
+  | 'chainNum' | 'chipNum' | 'totalAcnNum' | 'chainAcn' | 'hwErrors' | 'frequency' | 'rejectedRate' | 'powerW' | 'errorCodes' | 'errorCode'
+  | 'pool1Url' | 'pool1User' | 'pool1Status' | 'pool2Url' | 'pool2User' | 'pool2Status' | 'pool3Url' | 'pool3User' | 'pool3Status' | 'poolStatus'
+>;
 
-export const round = (v: number | null, digits = 2): number | null => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
-const poolStatus = (v: string | undefined): PoolStatus | '' => (v === 'alive' || v === 'dead' || v === 'unknown' ? v : '');
-
-function stateFlags(s: Record<string, boolean>, online: boolean): MinerStateFlags {
-  const b = (k: string) => s[k] === true;
-  return {
-    online,
-    qualified: b('qualified'),
-    unqualified: b('unqualified'),
-    zeroHashrate: b('zeroHashrate'),
-    cannotStart: b('cannotStart'),
-    illegalPool: b('illegalPool'),
-    abnormalIdeal: b('abnormalIdeal'),
-    sleeping: b('sleeping'),
-    lowPower: b('lowPower'),
-  };
-}
-
-export function toMinerRow(r: RawMinerRow): MinerRow {
-  const f = snapshotFigures(r.snapshot);
-  const pools = f.pools;
-  const p = (i: number) => pools[i];
-  const state = stateFlags(r.state ?? {}, r.online);
+/** The reading's list figures (stored by the ingest as JSON in miners.list_figures, or computed from the snapshot). */
+export function listFigures(snap: Partial<MinerSnapshot> | null): ListFigures {
+  const f = snapshotFigures(snap);
+  const p = (i: number) => f.pools[i];
   const tempChipMin = round(f.tempChipMin);
   const tempChipMax = round(f.tempChipMax);
   return {
-    id: r.id,
-    ip: r.ip,
-    sn: r.sn,
-    mac: r.mac,
-    make: r.make,
-    model: r.model,
-    family: r.family,
-    firmwareVersion: r.firmware_version,
-    compileTime: iso(r.compile_time),
-    online: r.online,
-    network: r.online ? 'online' : 'offline',
-    missedPolls: r.missed_polls,
-    state,
-    statuses: minerStatuses(r.online, state as unknown as Record<string, boolean>),
-    faultLabels: r.fault_labels as FaultLabel[],
-    gHS5s: r.rt5s,
-    gHS30m: r.rate30m,
-    gHSav: r.avg,
-    rateIdeal: r.ideal,
-    rateUnit: 'GH/s',
-    hashRatePercent: round(r.hash_rate_percent),
-    rate1Hour: round(r.rate1_hour),
-    rate24Hour: round(r.rate24_hour),
     tempChipMin,
     tempChipMax,
     tempChipsDiff: tempChipMin === null || tempChipMax === null ? null : round(tempChipMax - tempChipMin),
@@ -336,9 +289,65 @@ export function toMinerRow(r: RawMinerRow): MinerRow {
     pool3User: p(2)?.user ?? '',
     pool3Status: poolStatus(p(2)?.status),
     poolStatus: poolStatus(f.poolStatus),
-    workMode: r.work_mode as WorkMode,
-    elapsed: Number(r.elapsed_sec),
-    takenAt: iso(r.taken_at) ?? '',
-    firstSeenAt: iso(r.first_seen_at) ?? '',
+  };
+}
+
+export function iso(v: Date | string | null): string | null {
+  if (v === null) return null;
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+}
+
+export const round = (v: number | null, digits = 2): number | null => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+const poolStatus = (v: string | undefined): PoolStatus | '' => (v === 'alive' || v === 'dead' || v === 'unknown' ? v : '');
+
+function stateFlags(s: Record<string, boolean>, online: boolean): MinerStateFlags {
+  const b = (k: string) => s[k] === true;
+  return {
+    online,
+    qualified: b('qualified'),
+    unqualified: b('unqualified'),
+    zeroHashrate: b('zeroHashrate'),
+    cannotStart: b('cannotStart'),
+    illegalPool: b('illegalPool'),
+    abnormalIdeal: b('abnormalIdeal'),
+    sleeping: b('sleeping'),
+    lowPower: b('lowPower'),
+  };
+}
+
+export function toMinerRow(raw: RawMinerRow): MinerRow {
+  const figures = raw.list_figures !== null && raw.list_figures !== undefined ? (JSON.parse(raw.list_figures) as ListFigures) : listFigures(raw.snapshot);
+  const [id, ip, sn, mac, make, model, family, firmwareVersion, compileTime, online, missedPolls, rt5s, rate30m, avg, ideal, workMode, elapsedSec,
+    faultLabels, stateJson, takenAt, firstSeenAt, hashRatePercent, rate1Hour, rate24Hour] = JSON.parse(raw.r) as RowTuple;
+  const state = stateFlags(stateJson ?? {}, online);
+  return {
+    id,
+    ip,
+    sn,
+    mac,
+    make,
+    model,
+    family,
+    firmwareVersion,
+    compileTime: iso(compileTime),
+    online,
+    network: online ? 'online' : 'offline',
+    missedPolls,
+    state,
+    statuses: minerStatuses(online, state as unknown as Record<string, boolean>),
+    faultLabels: faultLabels as FaultLabel[],
+    gHS5s: rt5s,
+    gHS30m: rate30m,
+    gHSav: avg,
+    rateIdeal: ideal,
+    rateUnit: 'GH/s',
+    hashRatePercent: round(hashRatePercent),
+    rate1Hour: round(rate1Hour),
+    rate24Hour: round(rate24Hour),
+    ...figures,
+    workMode: workMode as WorkMode,
+    elapsed: Number(elapsedSec),
+    takenAt: iso(takenAt) ?? '',
+    firstSeenAt: iso(firstSeenAt) ?? '',
   };
 }
