@@ -142,7 +142,7 @@ export interface MinersTable {
   stat_hour_real_sum: Generated<number>;
   stat_hour_ideal_sum: Generated<number>;
   stat_unqualified_hour_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** The list's figures of the latest reading, JSON (miner-sql.ts listFigures; migration 202611230310); null until the ingest writes the row. */
+  /** The list's figures of the latest reading, JSON (miner-sql.ts listFigures; migration 202611230290); null until the ingest writes the row. */
   list_figures: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
