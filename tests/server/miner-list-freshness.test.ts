@@ -17,13 +17,13 @@ describe('miner list: counts and kept ids follow every change', () => {
   let seq = 0;
   const takenAt = new Date().toISOString();
 
-  const upload = async (snapshots: MinerSnapshot[]) => {
+  const upload = async (snapshots: MinerSnapshot[], to = farm) => {
     seq += 1;
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots };
     const res = await t.app.inject({
       method: 'POST',
       url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(farm.agentKey, farm.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      headers: { authorization: agentAuthorization(to.agentKey, to.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
       payload: gzipBatch(batch),
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -34,8 +34,8 @@ describe('miner list: counts and kept ids follow every change', () => {
       tweak(s, i);
       return s;
     });
-  const list = async (query: Record<string, string>) => {
-    const res = await admin.get('/api/miner/list', { agentKey: farm.agentKey, pageSize: '10', ...query });
+  const list = async (query: Record<string, string>, to = farm) => {
+    const res = await admin.get('/api/miner/list', { agentKey: to.agentKey, pageSize: '10', ...query });
     expect(res.statusCode, res.body).toBe(200);
     return body<{ list: MinerRow[]; total: number }>(res).data;
   };
@@ -99,4 +99,27 @@ describe('miner list: counts and kept ids follow every change', () => {
     expect(now.total).not.toBe(tagged);
     expect(now.list.map((r) => r.ip)).toEqual(expected);
   });
+
+  it('pages deep into a large result from its kept ids, and follows the next cycle there too', async () => {
+    const big = await createFarm(admin, 'fresh-deep');
+    const n = 1300;
+    await upload(readings(n), big);
+    // Page 111 of 10 skips 1,100 rows: read from the kept ordered ids (several requests at once share one read).
+    const deep = await Promise.all([111, 112, 130].map((p) => list({ page: String(p) }, big)));
+    expect(deep.map((d) => d.total)).toEqual([n, n, n]);
+    expect(deep.map((d) => d.list.map((r) => r.ip))).toEqual([ipOrder(n).slice(1100, 1110), ipOrder(n).slice(1110, 1120), ipOrder(n).slice(1290, 1300)]);
+    const byRate = await list({ sort: 'gHS5s', order: 'desc', page: '120', pageSize: '10' }, big);
+    // The next cycle: one miner's hashrate jumps to the top and 20 miners are added; deep pages show it at once.
+    const sorted = byRate.list.map((r) => r.ip);
+    await upload(readings(n + 20, (s, i) => {
+      if (i === 5) s.rt5s = 9_999_999;
+    }), big);
+    const first = await list({ sort: 'gHS5s', order: 'desc', page: '1', pageSize: '1' }, big);
+    expect(first.list[0]).toMatchObject({ ip: minerIp(5), gHS5s: 9_999_999 });
+    const again = await list({ sort: 'gHS5s', order: 'desc', page: '120', pageSize: '10' }, big);
+    expect(again.total).toBe(n + 20);
+    expect(again.list.map((r) => r.ip)).not.toEqual(sorted);
+    const last = await list({ page: '132' }, big);
+    expect(last.list.map((r) => r.ip)).toEqual(ipOrder(n + 20).slice(1310, 1320));
+  }, 60_000);
 });

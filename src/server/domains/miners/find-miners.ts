@@ -21,12 +21,19 @@ import type { MinerFilter, MinerListQuery, MinerRow, MinerSortKey } from '@share
 import type { DB } from '../../db/kysely';
 import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, toMinerRow } from './miner-sql';
 
-/** At most this long a count (or a short result's ids) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
+/** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
 const COUNT_TTL_MS = 600_000;
 const COUNT_CACHE_MAX = 1000;
-/** Results up to this many rows keep their ordered ids (see above); all kept lists together hold at most LIST_IDS_MAX ids. */
+/** Results up to this many rows keep their ordered ids (see above). */
 const LIST_CAP = 5000;
-const LIST_IDS_MAX = 100_000;
+/** A page this deep (rows skipped) reads a slice of the result's kept ordered ids instead of skipping rows in the database. */
+const DEEP_OFFSET = 1000;
+/** At most this many ids in one kept list (a larger result pages in the database at any depth). */
+const DEEP_CAP = 250_000;
+/** All kept lists together hold at most this many ids (32 characters each: 16 MB). */
+const LIST_IDS_MAX = 500_000;
+/** An id in a kept list: its 32 hex digits. */
+const ID_CHARS = 32;
 
 interface Counted {
   n: number;
@@ -34,7 +41,9 @@ interface Counted {
   at: number;
 }
 interface Listed {
-  ids: string[];
+  /** The ordered ids, ID_CHARS hex digits each (one string: a 100,000-miner list is 3.2 MB, not 100,000 strings). */
+  hex: string;
+  n: number;
   stamp: string;
   at: number;
 }
@@ -43,11 +52,14 @@ interface Caches {
   counts: Map<string, Counted>;
   lists: Map<string, Listed>;
   listedIds: number;
+  /** Work in flight, so the concurrent requests after a change wait for one count or one list instead of each making their own. */
+  counting: Map<string, Promise<Counted>>;
+  listing: Map<string, Promise<Listed | null>>;
 }
 const cachesByDb = new WeakMap<DB, Caches>();
 function cachesOf(db: DB): Caches {
   let c = cachesByDb.get(db);
-  if (!c) cachesByDb.set(db, (c = { counts: new Map(), lists: new Map(), listedIds: 0 }));
+  if (!c) cachesByDb.set(db, (c = { counts: new Map(), lists: new Map(), listedIds: 0, counting: new Map(), listing: new Map() }));
   return c;
 }
 
@@ -88,19 +100,26 @@ function rememberCount(c: Caches, key: string, value: Counted): void {
 function rememberList(c: Caches, key: string, entry: Listed): void {
   const old = c.lists.get(key);
   if (old) {
-    c.listedIds -= old.ids.length;
+    c.listedIds -= old.n;
     c.lists.delete(key);
   }
-  while (c.lists.size > 0 && c.listedIds + entry.ids.length > LIST_IDS_MAX) {
+  while (c.lists.size > 0 && c.listedIds + entry.n > LIST_IDS_MAX) {
     const [oldestKey, oldest] = c.lists.entries().next().value!;
-    c.listedIds -= oldest.ids.length;
+    c.listedIds -= oldest.n;
     c.lists.delete(oldestKey);
   }
   c.lists.set(key, entry);
-  c.listedIds += entry.ids.length;
+  c.listedIds += entry.n;
 }
 
 const fresh = (e: { stamp: string; at: number } | undefined, stamp: string, now: number) => e !== undefined && e.stamp === stamp && now - e.at < COUNT_TTL_MS;
+
+/** The ids of rows [offset, offset + size) of a kept list, as a uuid[] parameter. */
+function slice(l: Listed, offset: number, size: number): RawBuilder<unknown> {
+  const ids: string[] = [];
+  for (let i = offset; i < Math.min(l.n, offset + size); i++) ids.push(l.hex.slice(i * ID_CHARS, (i + 1) * ID_CHARS));
+  return sql`${ids}::uuid[]`;
+}
 
 /**
  * The stamp and the rows of the page whose ids `ids` gives (an ordered uuid[] expression), in one statement (one
@@ -130,46 +149,80 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<Page<MinerR
   const listKey = `${key}\u0000${sort ?? ''}\u0000${order ?? ''}`;
   const canList = covered && !(sort && CLOCK_SORTS.has(sort));
   const caches = cachesOf(db);
+  const page_ = (got: { rows: MinerRow[] }, total: number) => ({ list: got.rows, total, curPage: page, pageSize });
 
-  // A short result whose ids are kept: the page is a slice of them, valid if the stamp read with its rows is the same.
+  // A result whose ids are kept: the page is a slice of them, valid if the stamp read with its rows is the same.
   const listed = canList ? caches.lists.get(listKey) : undefined;
   if (listed && Date.now() - listed.at < COUNT_TTL_MS) {
-    const got = await stampAndRows(db, agentKey, sql`${listed.ids.slice(offset, offset + pageSize)}::uuid[]`);
-    if (got.stamp === listed.stamp) return { list: got.rows, total: listed.ids.length, curPage: page, pageSize };
+    const got = await stampAndRows(db, agentKey, slice(listed, offset, pageSize));
+    if (got.stamp === listed.stamp) return page_(got, listed.n);
   }
   const counted = covered ? caches.counts.get(key) : undefined;
 
-  // Probably short (short when last counted, or a keyword search not counted yet): read its ordered ids first — one pass over the
-  // farm answers the total and every page (a search by SN part cannot use an index, so it reads every row anyway).
-  if (canList && (counted === undefined ? filter.keyword !== undefined : counted.n <= LIST_CAP)) {
-    const kept = await listIds(db, caches, agentKey, where, orderBy, listKey);
+  // Read the result's ordered ids first when it is probably short (short when last counted, or a keyword search not
+  // counted yet: one pass over the farm answers the total and every page; a search by SN part cannot use an index, so
+  // it reads every row anyway), or when the page is deep (skipping thousands of rows in the database for every page
+  // costs more than listing the ids once per change of the data).
+  const short = counted === undefined ? filter.keyword !== undefined : counted.n <= LIST_CAP;
+  if (canList && (short || (offset >= DEEP_OFFSET && (counted === undefined || counted.n <= DEEP_CAP)))) {
+    const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, short && offset < DEEP_OFFSET ? LIST_CAP : DEEP_CAP);
     if (kept) {
-      rememberCount(caches, key, { n: kept.ids.length, stamp: kept.stamp, at: kept.at });
-      const got = await stampAndRows(db, agentKey, sql`${kept.ids.slice(offset, offset + pageSize)}::uuid[]`);
-      if (got.stamp === kept.stamp) return { list: got.rows, total: kept.ids.length, curPage: page, pageSize };
+      rememberCount(caches, key, { n: kept.n, stamp: kept.stamp, at: kept.at });
+      const got = await stampAndRows(db, agentKey, slice(kept, offset, pageSize));
+      if (got.stamp === kept.stamp) return page_(got, kept.n);
     }
   }
 
   const got = await stampAndRows(db, agentKey, sql`array(select m.id from miners m where ${where} order by ${orderBy} limit ${pageSize} offset ${offset})`);
-  const now = Date.now();
   const again = covered ? caches.counts.get(key) : undefined;
-  if (fresh(again, got.stamp, now)) return { list: got.rows, total: again!.n, curPage: page, pageSize }; // counted at this very stamp
+  if (fresh(again, got.stamp, Date.now())) return page_(got, again!.n); // counted at this very stamp
+  if (!covered) return page_(got, await countMiners(db, agentKey, filter));
+  // One count per change of the data, however many requests ask meanwhile.
+  let counting = caches.counting.get(key);
+  if (!counting) {
+    counting = countWithStamp(db, agentKey, where).finally(() => caches.counting.delete(key));
+    caches.counting.set(key, counting);
+  }
+  const c = await counting;
+  if (c.stamp !== got.stamp) return page_(got, await countMiners(db, agentKey, filter)); // the data changed meanwhile: count for this page
+  rememberCount(caches, key, c);
+  return page_(got, c.n);
+}
+
+async function countWithStamp(db: DB, agentKey: string, where: RawBuilder<unknown>): Promise<Counted> {
+  const at = Date.now();
   const { rows } = await sql<{ stamp: string; n: number }>`
     select ${stampSql(agentKey)} as stamp, (select count(*)::int from miners m where ${where}) as n
   `.execute(db);
-  const total = rows[0]?.n ?? 0;
-  if (covered) rememberCount(caches, key, { n: total, stamp: rows[0]?.stamp ?? '', at: now });
-  return { list: got.rows, total, curPage: page, pageSize };
+  return { n: rows[0]?.n ?? 0, stamp: rows[0]?.stamp ?? '', at };
 }
 
-/** Reads and keeps the ordered ids of a result with the stamp they were read at; null when it has more than LIST_CAP rows. */
-async function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string): Promise<Listed | null> {
-  const { rows } = await sql<{ stamp: string; ids: string[] }>`
-    select ${stampSql(agentKey)} as stamp, array(select m.id::text from miners m where ${where} order by ${orderBy} limit ${LIST_CAP + 1}) as ids
+/**
+ * The ordered ids of a result with the stamp they were read at, kept; null when it has more than `cap` rows. One
+ * read per (result, order) at a time: concurrent requests share it.
+ */
+function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number): Promise<Listed | null> {
+  const pendingKey = `${listKey}\u0000${cap}`;
+  let pending = caches.listing.get(pendingKey);
+  if (!pending) {
+    pending = readIds(db, caches, agentKey, where, orderBy, listKey, cap).finally(() => caches.listing.delete(pendingKey));
+    caches.listing.set(pendingKey, pending);
+  }
+  return pending;
+}
+
+async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number): Promise<Listed | null> {
+  const at = Date.now();
+  // The ids' hex digits joined in result order (array(subquery) keeps the subquery's order).
+  const { rows } = await sql<{ stamp: string; hex: string }>`
+    select ${stampSql(agentKey)} as stamp,
+           array_to_string(array(select replace(m.id::text, '-', '') from miners m where ${where} order by ${orderBy} limit ${cap + 1}), '') as hex
   `.execute(db);
   const r = rows[0];
-  if (!r || r.ids.length > LIST_CAP) return null;
-  const entry = { ids: r.ids, stamp: r.stamp, at: Date.now() };
+  if (!r) return null;
+  const n = r.hex.length / ID_CHARS;
+  if (n > cap) return null;
+  const entry: Listed = { hex: r.hex, n, stamp: r.stamp, at };
   rememberList(caches, listKey, entry);
   return entry;
 }
