@@ -12,17 +12,19 @@ const KIND: Partial<Record<FirmwareFamily, MinerFirmwareKind>> = {
   luxos: 'stock',
 };
 
-const cache = new Map<string, MinerModel | null>();
+/** family → reported string → entry (no key string built per call). */
+const cache = new Map<FirmwareFamily, Map<string, MinerModel | null>>();
 
 /** Catalogue entry for a reported model string (memoised: called for every miner every cycle). */
 export function lookupModel(reported: string, family: FirmwareFamily): MinerModel | undefined {
   if (!reported) return undefined;
-  const key = `${family}\u0000${reported}`;
-  let m = cache.get(key);
+  let byReported = cache.get(family);
+  if (!byReported) cache.set(family, (byReported = new Map()));
+  let m = byReported.get(reported);
   if (m === undefined) {
     m = findMinerModel(reported, KIND[family]) ?? null;
-    if (cache.size > 10000) cache.clear();
-    cache.set(key, m);
+    if (byReported.size > 10000) byReported.clear();
+    byReported.set(reported, m);
   }
   return m ?? undefined;
 }

@@ -17,13 +17,22 @@ const WM_HOT = (c: number) => (c >= 350 && c <= 363) || (c >= 5050 && c <= 5059)
 /** Whatsminer fan codes (100–140). */
 const WM_FAN = (c: number) => c >= 100 && c <= 140;
 
+/** Canonical URL sets per whitelist entry (the same config arrays are checked for every miner every cycle). */
+const allowedSets = new WeakMap<string[], Set<string>>();
+
+function allowedSet(entry: string[]): Set<string> {
+  let set = allowedSets.get(entry);
+  if (!set) allowedSets.set(entry, (set = new Set(entry.map(poolKey))));
+  return set;
+}
+
 /** True when every configured pool is inside one whitelist entry (or there is no whitelist). */
 export function poolsAllowed(pools: Array<{ url: string }>, whitelist: string[][]): boolean {
   if (whitelist.length === 0) return true;
   const urls = pools.map((p) => p.url).filter((u) => u.trim() !== '').map(poolKey);
   if (urls.length === 0) return true;
   return whitelist.some((entry) => {
-    const allowed = new Set(entry.map(poolKey));
+    const allowed = allowedSet(entry);
     return urls.every((u) => allowed.has(u));
   });
 }
@@ -56,8 +65,12 @@ export function computeFlags(r: MinerReading, model: MinerModel | undefined, whi
 export function computeFaultLabels(r: MinerReading, model: MinerModel | undefined): FaultLabel[] {
   const out: FaultLabel[] = [];
   const present = r.boards.filter((b) => b.chips > 0);
-  const maxChip = Math.max(0, ...r.boards.flatMap((b) => b.tempChip));
-  const maxPcb = Math.max(0, ...r.boards.flatMap((b) => b.tempPcb));
+  let maxChip = 0;
+  let maxPcb = 0;
+  for (const b of r.boards) {
+    for (const t of b.tempChip) if (t > maxChip) maxChip = t;
+    for (const t of b.tempPcb) if (t > maxPcb) maxPcb = t;
+  }
   const codes = r.errorCodes.map((e) => e.code);
   if (maxChip >= HIGH_CHIP_TEMP_C || maxPcb >= HIGH_PCB_TEMP_C || (r.family === 'whatsminer' && codes.some(WM_HOT))) out.push('high-temperature');
   if (present.some((b) => b.chips < b.expectedChips || (b.chipStatus !== undefined && /[^o]/.test(b.chipStatus)))) out.push('missing-chip');

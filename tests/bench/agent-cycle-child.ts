@@ -9,17 +9,27 @@
  * cycles exactly as FarmAgent.runCycle does (json snapshots) and spools each batch to disk (gzip).
  * mode "bare": the physical limit — for each address, TCP connect, `{"command":"summary"}`, read until
  * NUL/close, JSON.parse; nothing else, at the same concurrency (also with the command the agent sends a
- * stock Antminer, `summary+pools+stats`, when listed in `bareCommands`).
+ * stock Antminer, `summary+pools+stats`, when listed in `bareCommands`); with `bareFamily`, the per-family reference:
+ * per miner the agent's own per-cycle reads (bareFamilyPlan) for the fleet the agent child identified (it writes
+ * `bench-identities.json` to `dataDir` after its last scan).
  *
  * At start (modules loaded, nothing done) it prints `@@start {"rssMiB":…}`; then every phase prints one line
  * `@@phase {json}` to stdout: wall time, CPU time (process.cpuUsage), RSS peak
  * during the phase (VmHWM after resetting it through /proc/self/clear_refs; sampled when that is not
  * allowed), RSS and heap after.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { AgentConfig, type MinerPorts } from '@shared/schemas/agent-uplink';
+import { ANTMINER_CYCLE_READS, NEW_API } from '@agent/families/antminer-stock';
+import { BRAIINS_CYCLE_READS } from '@agent/families/braiins';
+import { LUXOS_CYCLE_READS } from '@agent/families/luxos';
+import { VNISH_CYCLE_READS } from '@agent/families/vnish';
+import { WHATSMINER_V2_CYCLE_READS, WHATSMINER_V3_CYCLE_READS } from '@agent/families/whatsminer';
 import { AGENT_VERSION, FarmAgent } from '@agent/farm-agent';
+import type { IdentifiedMiner } from '@agent/miner-types';
+import { buildRequest } from '@agent/protocols/cgminer-rpc';
 import { iterateRanges, rangesFromSpecs } from '@agent/scanner/ip-range';
 import { scanRanges } from '@agent/scanner/scanner';
 
@@ -33,6 +43,8 @@ export interface ChildSpec {
   /** bare: the first `miners` host addresses of `cidr`, one round of cycles per command (e.g. "summary") */
   cidr: string;
   bareCommands: string[];
+  /** bare: also run the per-family reference (the agent's cycle reads, see bareFamilyPlan) */
+  bareFamily?: boolean;
   miners: number;
   cycles: number;
 }
@@ -115,7 +127,11 @@ async function runAgent(spec: ChildSpec): Promise<void> {
     await measure(`scan ${s.label}`, async () => {
       const env = { ...agent.driverEnv(), ports: s.ports };
       const r = await scanRanges([{ ipBegin: s.cidr }], env, { concurrency: c.scanConcurrency });
-      if (s === last) agent.poller.upsertMiners(r.miners);
+      if (s === last) {
+        agent.poller.upsertMiners(r.miners);
+        // what the bare per-family reference needs to send each miner the same reads
+        writeFileSync(identityFile(spec), JSON.stringify(r.miners.map((m) => ({ ip: m.ip, family: m.family, newApi: m.newApi, whatsminerApi: m.whatsminerApi }))));
+      }
       return { ok: r.miners.length, failed: Math.max(0, s.expected - r.miners.length), extra: { scanned: r.scanned, unreachable: r.unreachable } };
     });
   }
@@ -131,8 +147,90 @@ async function runAgent(spec: ChildSpec): Promise<void> {
   }
 }
 
+/** The identities of the polled fleet, written by the agent child for the bare one. */
+function identityFile(spec: ChildSpec): string {
+  return path.join(spec.dataDir, 'bench-identities.json');
+}
+
+type BareIdentity = Pick<IdentifiedMiner, 'ip' | 'family' | 'newApi' | 'whatsminerApi'>;
+
+/** One exchange of the per-family bare reference: an RPC request (4028) or a v3 frame sequence (4433). */
+type BarePlanItem = { ip: string; rpc: string; whenJson?: boolean } | { ip: string; v3: Buffer[] };
+
+/**
+ * The bare per-family reference: per miner, exactly the reads the agent's driver makes every cycle, in as many
+ * exchanges, with the same request bytes (drivers' *_CYCLE_READS joined with `+`, `new_api` on 2023+ stock
+ * builds; Whatsminer v3: its three frames on one 4433 connection), each reply only JSON.parse'd. It leaves out
+ * what the agent adds on top (detail refresh every 10th cycle per miner, the extra reads of abnormal units,
+ * normalising, flags, JSON snapshots, spooling) — that is the agent's overhead the ratio measures.
+ */
+function bareFamilyPlan(ids: BareIdentity[]): BarePlanItem[] {
+  const frame = (body: object): Buffer => {
+    const json = Buffer.from(JSON.stringify(body), 'utf8');
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(json.length, 0);
+    return Buffer.concat([head, json]);
+  };
+  const v3Frames = WHATSMINER_V3_CYCLE_READS.map(([cmd, param]) => frame({ cmd, param }));
+  const joined = (reads: readonly string[], extra?: Record<string, unknown>) => buildRequest(reads.join('+'), { extra });
+  return ids.map((m): BarePlanItem => {
+    switch (m.family) {
+      case 'antminer-stock':
+        return { ip: m.ip, rpc: joined(ANTMINER_CYCLE_READS, m.newApi ? NEW_API : undefined) };
+      case 'whatsminer':
+        return m.whatsminerApi === 'v3' ? { ip: m.ip, v3: v3Frames } : { ip: m.ip, rpc: joined(WHATSMINER_V2_CYCLE_READS), whenJson: true };
+      case 'braiins':
+        return { ip: m.ip, rpc: joined(BRAIINS_CYCLE_READS) };
+      case 'vnish':
+        return { ip: m.ip, rpc: joined(VNISH_CYCLE_READS) };
+      default:
+        return { ip: m.ip, rpc: joined(LUXOS_CYCLE_READS) };
+    }
+  });
+}
+
+/** Bare Whatsminer v3 exchange: one connection, each frame sent after the previous reply (4-byte LE length + JSON). */
+function bareV3Exchange(host: string, port: number, frames: Buffer[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    let buf: Buffer = Buffer.alloc(0);
+    let sent = 0;
+    let done = false;
+    const sock = net.connect({ host, port });
+    const finish = (ok: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => finish(false), 10_000);
+    sock.once('connect', () => sock.write(frames[sent++]!));
+    sock.on('data', (chunk: Buffer) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      while (buf.length >= 4) {
+        const n = buf.readUInt32LE(0);
+        if (buf.length < 4 + n) return;
+        try {
+          JSON.parse(buf.subarray(4, 4 + n).toString('utf8'));
+        } catch {
+          finish(false);
+          return;
+        }
+        buf = buf.subarray(4 + n);
+        if (sent >= frames.length) {
+          finish(true);
+          return;
+        }
+        sock.write(frames[sent++]!);
+      }
+    });
+    sock.once('close', () => finish(false));
+    sock.on('error', () => finish(false));
+  });
+}
+
 /** One bare exchange: connect, send the request (`{"command":"summary"}`), read until NUL or close, JSON.parse. */
-function bareExchange(host: string, port: number, request: string): Promise<boolean> {
+function bareExchange(host: string, port: number, request: string, whenJson = false): Promise<boolean> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let done = false;
@@ -158,6 +256,15 @@ function bareExchange(host: string, port: number, request: string): Promise<bool
       const nul = buf.indexOf(0);
       if (nul < 0) {
         chunks.push(buf);
+        // btminer may keep the socket open after its reply (no NUL): done once the buffer is a JSON document
+        if (whenJson && buf[buf.length - 1] === 0x7d /* } */) {
+          try {
+            JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            finish(true);
+          } catch {
+            // not complete yet
+          }
+        }
         return;
       }
       chunks.push(buf.subarray(0, nul));
@@ -194,6 +301,33 @@ async function runBare(spec: ChildSpec): Promise<void> {
         return { ok, failed };
       });
     }
+  }
+  if (spec.bareFamily) await runBareFamily(spec, concurrency);
+}
+
+/** The per-family reference over the fleet the agent child identified (bareFamilyPlan). */
+async function runBareFamily(spec: ChildSpec, concurrency: number): Promise<void> {
+  const file = identityFile(spec);
+  if (!existsSync(file)) throw new Error(`bare per-family reference: ${file} missing (the agent child writes it after its last scan)`);
+  const plan = bareFamilyPlan(JSON.parse(readFileSync(file, 'utf8')) as BareIdentity[]);
+  const exchanges: Record<string, number> = {};
+  for (const p of plan) exchanges['rpc' in p ? 'rpc' : 'v3'] = (exchanges['rpc' in p ? 'rpc' : 'v3'] ?? 0) + 1;
+  for (let i = 1; i <= spec.cycles; i++) {
+    await measure(`bare per-family cycle ${i}`, async () => {
+      let next = 0;
+      let ok = 0;
+      let failed = 0;
+      const worker = async (): Promise<void> => {
+        while (next < plan.length) {
+          const p = plan[next++]!;
+          const good = 'rpc' in p ? await bareExchange(p.ip, spec.ports.rpc, p.rpc, p.whenJson) : await bareV3Exchange(p.ip, spec.ports.whatsminerV3, p.v3);
+          if (good) ok++;
+          else failed++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, plan.length) }, worker));
+      return { ok, failed, extra: { rpcExchanges: exchanges['rpc'] ?? 0, v3Connections: exchanges['v3'] ?? 0 } };
+    });
   }
 }
 

@@ -14,7 +14,9 @@ import { HttpError } from '../protocols/http-client';
  */
 
 /** Request flag of the 2023+ layout (one shared object: the request text is cached per extra object). */
-const NEW_API = Object.freeze({ new_api: true });
+export const NEW_API = Object.freeze({ new_api: true });
+/** The one RPC read of every cycle (joined into `summary+pools+stats`). */
+export const ANTMINER_CYCLE_READS: readonly string[] = ['summary', 'pools', 'stats'];
 const MODE_BY_CODE: Record<string, WorkMode> = { '0': 'normal', '1': 'sleep', '2': 'high', '3': 'low-power' };
 const CODE_BY_MODE: Record<WorkMode, number> = { normal: 0, sleep: 1, high: 2, 'low-power': 3 };
 
@@ -216,7 +218,7 @@ export const antminerStockDriver: FamilyDriver = {
     const expected = model ? { boards: model.hashboards, chipsPerBoard: model.chipsPerBoard, fans: model.fans } : {};
     const web = webClient(h, env);
     const detailDue = isDetailDue(h, env.detailEveryCycles);
-    const rpcP = rpcMulti(id.ip, env.ports.rpc, ['summary', 'pools', 'stats'], {
+    const rpcP = rpcMulti(id.ip, env.ports.rpc, [...ANTMINER_CYCLE_READS], {
       connectTimeoutMs: env.connectTimeoutMs,
       timeoutMs: env.rpcTimeoutMs,
       noJoin: h.noJoin,

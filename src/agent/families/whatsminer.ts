@@ -100,12 +100,21 @@ function mapErr(e: unknown): unknown {
   return e;
 }
 
+/** v2: the joined read of every cycle on 4028. */
+export const WHATSMINER_V2_CYCLE_READS: readonly string[] = ['summary', 'pools', 'edevs'];
+/** v3: the three status blocks of every cycle, in this order on one 4433 connection. */
+export const WHATSMINER_V3_CYCLE_READS: ReadonlyArray<readonly [string, string]> = [
+  ['get.miner.status', 'summary'],
+  ['get.miner.status', 'edevs'],
+  ['get.miner.status', 'pools'],
+];
+
 async function readV2(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
   const c = v2(h, env);
   const id = h.id;
   const detailDue = isDetailDue(h, env.detailEveryCycles);
   const o = { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin, completeWhenJson: true };
-  const multi = await rpcMulti(id.ip, env.ports.rpc, ['summary', 'pools', 'edevs'], o);
+  const multi = await rpcMulti(id.ip, env.ports.rpc, [...WHATSMINER_V2_CYCLE_READS], o);
   if (multi.joinUnsupported) h.noJoin = true;
   const sumR = multi.results['summary'];
   if (!sumR?.ok) {
@@ -221,11 +230,7 @@ async function readV3(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
   const detailDue = isDetailDue(h, env.detailEveryCycles);
   const model = lookupModel(id.reportedModel, 'whatsminer');
   // one connection for the three status blocks (v3 connections are reusable)
-  const [sumM, edevM, poolM] = await c.getMany([
-    ['get.miner.status', 'summary'],
-    ['get.miner.status', 'edevs'],
-    ['get.miner.status', 'pools'],
-  ]);
+  const [sumM, edevM, poolM] = await c.getMany(WHATSMINER_V3_CYCLE_READS.map(([cmd, param]): [string, unknown] => [cmd, param]));
   const s = obj(obj(sumM)['summary']);
   const rt = nonNeg(s['hash-realtime']) * 1000;
   const ideal = nonNeg(s['factory-hash']) * 1000;

@@ -47,6 +47,28 @@ describe('cgminer RPC client', () => {
     const r = await rpcCommand('127.0.0.1', port, 'summary');
     expect((r['SUMMARY'] as Array<Record<string, unknown>>)[0]?.['GHS 5s']).toBe(104566.89);
   });
+  it('keeps concurrent replies apart: large, multi-byte, in odd segments (one shared read buffer)', async () => {
+    // each connection gets its own reply (> 64 KiB, the read buffer's size) with 3-byte characters cut mid-way
+    const replyFor = (n: number) => JSON.stringify({ STATUS: [{ STATUS: 'S', Msg: `矿机 ${n}` }], LOG: `${n}:${'算力'.repeat(12_000 + n * 7)}`, id: n });
+    let next = 0;
+    const port = await serve((sock) => {
+      const bytes = Buffer.from(`${replyFor(next++)}\u0000`, 'utf8');
+      let at = 0;
+      const t = setInterval(() => {
+        const step = 7_001 + (at % 13);
+        sock.write(bytes.subarray(at, at + step));
+        at += step;
+        if (at >= bytes.length) {
+          clearInterval(t);
+          sock.end();
+        }
+      }, 1);
+    });
+    const texts = await Promise.all(Array.from({ length: 12 }, () => rpcExchange('127.0.0.1', port, '{"command":"log"}')));
+    const ids = texts.map((t) => (JSON.parse(t) as { id: number }).id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    texts.forEach((t, i) => expect(t).toBe(replyFor(ids[i]!)));
+  });
   it('handles close without NUL', async () => {
     const port = await serve((sock) => sock.end(SUMMARY));
     expect((await rpcCommand('127.0.0.1', port, 'summary'))['id']).toBe(1);

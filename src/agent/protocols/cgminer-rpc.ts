@@ -44,6 +44,11 @@ export interface RpcOptions {
 const DEFAULT_CONNECT_MS = 3000;
 const DEFAULT_TIMEOUT_MS = 10000;
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * The one read buffer of every RPC socket (net `onread`): libuv reads into it and the callback consumes the
+ * bytes synchronously, before any other socket's read, so sharing it is safe.
+ */
+const readBuffer = Buffer.allocUnsafe(64 * 1024);
 
 function classifySocketError(err: NodeJS.ErrnoException, connected: boolean): RpcError {
   const code = err.code ?? '';
@@ -66,11 +71,11 @@ export function rpcExchange(host: string, port: number, payload: string, opts: R
   return new Promise<string>((resolve, reject) => {
     let settled = false;
     let connected = false;
-    // almost every reply is one segment: keep it alone, copy only when a second one arrives
-    let first: Buffer | null = null;
-    let more: Buffer[] | null = null;
+    // almost every reply is one read: decoded straight out of the shared read buffer; a reply that spans
+    // several reads is copied out piece by piece (the shared buffer is overwritten by the next read)
+    let parts: Buffer[] | null = null;
     let size = 0;
-    const sock = net.connect({ host, port });
+    const sock = net.connect({ host, port, onread: { buffer: readBuffer, callback: onRead } });
     sock.setNoDelay(true);
     // one shared sweep instead of a timer per socket (deadlines.ts); moved from connect to exchange budget
     const deadline = addDeadline(connectMs, () => {
@@ -81,22 +86,42 @@ export function rpcExchange(host: string, port: number, payload: string, opts: R
     });
 
     function text(): string {
-      if (!first) return '';
-      return more ? Buffer.concat([first, ...more], size).toString('utf8') : first.toString('utf8');
+      if (!parts) return '';
+      return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts, size).toString('utf8');
     }
-    function add(b: Buffer): void {
-      if (b.length === 0) return;
-      if (!first) first = b;
-      else (more ??= []).push(b);
-      size += b.length;
-    }
-    function finish(err: RpcError | null): void {
+    function finish(err: RpcError | null, tail?: string): void {
       if (settled) return;
       settled = true;
       cancelDeadline(deadline);
       sock.destroy();
       if (err) reject(err);
-      else resolve(text());
+      else resolve(tail ?? text());
+    }
+    /** Data straight from libuv into `readBuffer` (net's `onread`: no stream machinery, no Buffer per read). */
+    function onRead(n: number): boolean {
+      if (settled || n <= 0) return true;
+      const data = readBuffer.subarray(0, n);
+      const nul = data.indexOf(0);
+      const end = nul >= 0 ? nul : n;
+      if (nul >= 0 && !parts) {
+        // the whole reply in one read: decode in place
+        size = end;
+        finish(null, data.toString('utf8', 0, end));
+        return true;
+      }
+      if (end > 0) {
+        (parts ??= []).push(Buffer.from(data.subarray(0, end)));
+        size += end;
+      }
+      if (end < n || size >= maxBytes) {
+        finish(null);
+        return true;
+      }
+      if (whenJson) {
+        const last = data[n - 1];
+        if ((last === 0x7d /* } */ || last === 0x0a) && parseTolerantJsonStrict(text())) finish(null);
+      }
+      return true;
     }
 
     sock.once('connect', () => {
@@ -104,24 +129,6 @@ export function rpcExchange(host: string, port: number, payload: string, opts: R
       resetDeadline(deadline, timeoutMs);
     });
     sock.write(payload);
-    sock.on('data', (buf: Buffer) => {
-      if (settled) return;
-      const nul = buf.indexOf(0);
-      if (nul >= 0) {
-        add(buf.subarray(0, nul));
-        finish(null);
-        return;
-      }
-      add(buf);
-      if (size >= maxBytes) {
-        finish(null);
-        return;
-      }
-      if (whenJson) {
-        const last = buf[buf.length - 1];
-        if ((last === 0x7d /* } */ || last === 0x0a) && parseTolerantJsonStrict(text())) finish(null);
-      }
-    });
     const closed = (): void => {
       if (size === 0) finish(new RpcError(connected ? 'empty' : 'reset', 'connection closed without a reply'));
       else finish(null);

@@ -152,11 +152,20 @@ export function dispatchCgminer(h: CgFamilyHandler, m: SimMiner, req: RpcRequest
   return after ? { kind: 'reply', text, after, json: req.json } : { kind: 'reply', text, json: req.json };
 }
 
+/** groupedChipString results per domain size: a fleet has a handful of distinct chip strings (all-'o' per model, a few faulty). */
+const groupedChips = new Map<number, Map<string, string>>();
+
 /** Antminer chip-status string: groups per voltage domain, each with a leading space (`" ooo ooo …"`). */
 export function groupedChipString(chips: string, perDomain: number): string {
   if (!chips) return '';
+  let memo = groupedChips.get(perDomain);
+  if (!memo) groupedChips.set(perDomain, (memo = new Map()));
+  const hit = memo.get(chips);
+  if (hit !== undefined) return hit;
   let s = '';
   for (let i = 0; i < chips.length; i += perDomain) s += ` ${chips.slice(i, i + perDomain)}`;
+  // bounded: a missing-chip fault yields one more string per model; never more than a few dozen in practice
+  if (memo.size < 256) memo.set(chips, s);
   return s;
 }
 
