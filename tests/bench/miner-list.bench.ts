@@ -3,8 +3,9 @@
  * page 200), a status filter sorted by hashrate, a fault filter, a model filter sorted by chip temperature, a
  * keyword search by IP prefix and by SN — each answered 50 rows at a time to 20 concurrent clients (each its own
  * keep-alive connection and session, and its own page: client i asks page first + i, so no two clients send the same
- * URL), on PGlite and on a throw-away PostgreSQL. p50 / p95 per query, and one client alone with the server's CPU
- * time per request (the underlying cost, less noisy than wall time on a shared machine).
+ * URL) right after an agent cycle changed the farm's data, on PGlite and on a throw-away PostgreSQL. p50 / p95 per
+ * query, and one client alone with the server's CPU time per request (the underlying cost, less noisy than wall time
+ * on a shared machine).
  *
  * Seeding: the miners are written by one SQL statement (generate_series, see seedMiners) straight into the database the
  * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
@@ -14,16 +15,20 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { gzipBatch, minerSnapshot } from '../support/miner-snapshots';
 import { listFigures } from '../../src/server/domains/miners/miner-sql';
 import { BenchClient, type BenchServer, cpuSince, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
 
 const MINERS = Number(process.env.HF_BENCH_LIST_MINERS ?? 100_000);
 const CLIENTS = 20;
-const PER_CLIENT = Number(process.env.HF_BENCH_LIST_REQUESTS ?? 5);
+const PER_CLIENT = Number(process.env.HF_BENCH_LIST_REQUESTS ?? 20);
 /** HF_BENCH_LIST_DB=pglite | postgres runs only one of the two. */
 const ONLY = process.env.HF_BENCH_LIST_DB ?? '';
 const AGENT_KEY = 'bench-farm';
+/** When the seeded readings were taken (the bench's agent cycles come after it). */
+const SEED_TAKEN_AT = '2026-03-10T08:00:00.000Z';
 const PASSWORD = 'bench-pass-1';
 
 /**
@@ -47,7 +52,7 @@ const READINGS_SQL = `
                jsonb_build_object('url', 'stratum+tcp://btc.pool-two.example:443', 'user', 'farm.w' || k, 'status', 'alive', 'active', false, 'accepted', 0, 'rejected', 0),
                jsonb_build_object('url', 'stratum+tcp://btc.pool-three.example:25', 'user', 'farm.w' || k, 'status', 'dead', 'active', false, 'accepted', 0, 'rejected', 0)),
              'workMode', 'normal', 'elapsedSec', elapsed, 'powerW', 3510, 'errorCodes', '[]'::jsonb, 'online', online, 'missedPolls', missed,
-             'state', state, 'faultLabels', to_jsonb(faults), 'takenAt', '2026-03-10T08:00:00.000Z') as snap
+             'state', state, 'faultLabels', to_jsonb(faults), 'takenAt', '${SEED_TAKEN_AT}') as snap
     from (
       select k, kind, 60 + k % 15 as t, 86400 + k as elapsed,
              case when kind = 9 then 'JYZZ' when kind in (6, 7) then 'HTM60S' else 'SMTTB' end as sn_prefix,
@@ -94,7 +99,7 @@ export async function seedMiners(db: SeedDb): Promise<void> {
                       sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
                       stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum)
   select '${AGENT_KEY}', m.ip, r.sn_prefix || lpad(m.i::text, 10, '0'), m.mac, r.make, r.model, r.family, r.fw, null, r.online, r.missed,
-         r.rt, round(r.rt * 0.99), round(r.rt * 0.995), r.ideal, 'normal', r.elapsed, r.t + 20, r.faults, r.state, r.snap, '2026-03-10T08:00:00.000Z'
+         r.rt, round(r.rt * 0.99), round(r.rt * 0.995), r.ideal, 'normal', r.elapsed, r.t + 20, r.faults, r.state, r.snap, '${SEED_TAKEN_AT}'
          , r.t + 20, r.t + 15, r.fan_min, r.fan_max, f.f,
          date_trunc('hour', now()), 60, case when r.online then 60 else 0 end, r.rt * 60, r.ideal * 60
   from (
@@ -131,20 +136,41 @@ function pageOf(first: number, i: number, total: number): number {
   return ((first - 1 + i) % pages) + 1;
 }
 
-async function createFarm(server: BenchServer): Promise<void> {
+/** Creates the farm; answers its agent secret. */
+async function createFarm(server: BenchServer): Promise<string> {
   const admin = new BenchClient(server.url);
   await admin.must('POST', '/api/userv3/setup', { user: 'admin', password: PASSWORD });
-  await admin.must('POST', '/api/agent/createv2', { agentName: 'Bench farm', agentKey: AGENT_KEY });
+  const { secret } = await admin.must<{ secret: string }>('POST', '/api/agent/createv2', { agentName: 'Bench farm', agentKey: AGENT_KEY });
   admin.close();
+  return secret;
+}
+
+/**
+ * An agent cycle as far as the list can tell: a new reading of one miner through the uplink, which changes the farm's
+ * data stamp, so every count and kept id list the server holds must be made again by the requests that follow.
+ */
+async function agentCycle(server: BenchServer, secret: string, seq: number): Promise<void> {
+  const takenAt = new Date(Date.parse(SEED_TAKEN_AT) + seq * 60_000).toISOString();
+  const snapshot = { ...minerSnapshot(0, { takenAt }), ip: '10.0.0.1' };
+  const batch: SnapshotBatch = { agentVersion: 'bench', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 1000, snapshots: [snapshot] };
+  const agent = new BenchClient(server.url);
+  try {
+    const headers = { authorization: `Bearer ${AGENT_KEY}.${secret}`, 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const res = await agent.request('POST', '/api/agent-uplink/snapshots', gzipBatch(batch), headers);
+    if (res.status !== 200) throw new Error(`upload failed: ${res.body.slice(0, 300)}`);
+  } finally {
+    agent.close();
+  }
 }
 
 /**
  * Per query: "1 client" = client 0 alone asking 5 distinct pages one after the other (the server's cost of one request);
- * then CLIENTS clients at once, client i asking its own page PER_CLIENT times. "CPU/req" is the CPU time per request
+ * then an agent cycle changes the farm's data (agentCycle) and CLIENTS clients at once, client i asking its own page
+ * PER_CLIENT times: the counts and id lists the server keeps per data stamp are made again inside the measured window. "CPU/req" is the CPU time per request
  * (alone / under the 20 clients; /proc ticks, so ±2 ms alone, finer under load) of the Node server process — on
  * PGlite that includes the database — and, on PostgreSQL, of its backends.
  */
-async function measure(server: BenchServer, pgUrl: string | null): Promise<Record<string, Record<string, unknown>>> {
+async function measure(server: BenchServer, secret: string, pgUrl: string | null): Promise<Record<string, Record<string, unknown>>> {
   const clients: BenchClient[] = [];
   try {
     for (let i = 0; i < CLIENTS; i++) {
@@ -153,6 +179,7 @@ async function measure(server: BenchServer, pgUrl: string | null): Promise<Recor
       clients.push(c);
     }
     const rows: Record<string, Record<string, unknown>> = {};
+    let seq = 0;
     for (const [label, { qs, first }] of Object.entries(QUERIES)) {
       const path = (page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
       const warm = await clients[0]!.request('GET', path(first)); // warm-up, and what the answer holds
@@ -168,6 +195,7 @@ async function measure(server: BenchServer, pgUrl: string | null): Promise<Recor
       const latencies: number[] = [];
       let errors = 0;
       let short = 0;
+      await agentCycle(server, secret, ++seq); // the clients arrive just after the data changed: nothing kept is valid
       const cpu1 = server.cpuMs();
       const pgCpu1 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
       const t0 = performance.now();
@@ -222,7 +250,7 @@ async function onPglite(): Promise<void> {
   const data = tempDir('hf-bench-list-');
   let lite = await startServer({ dataDir: data.dir });
   try {
-    await createFarm(lite);
+    const secret = await createFarm(lite);
     await lite.stop();
     const t0 = performance.now();
     const db = await PGlite.create(join(data.dir, 'pglite'));
@@ -230,7 +258,7 @@ async function onPglite(): Promise<void> {
     await db.close();
     const seedMs = performance.now() - t0;
     lite = await startServer({ dataDir: data.dir });
-    const rows = await measure(lite, null);
+    const rows = await measure(lite, secret, null);
     const mem = lite.memory();
     printTable(`(g) GET /api/miner/list, ${MINERS.toLocaleString('en-US')} miners, pageSize 50, PGlite — ${CLIENTS} clients × ${PER_CLIENT} requests per query (seeded in ${ms(seedMs)})`, rows);
     console.log(`server RSS after: ${mib(mem.rssMiB)} (peak ${mib(mem.peakMiB)})`);
@@ -245,7 +273,7 @@ async function onPostgres(): Promise<void> {
   const pgData = tempDir('hf-bench-list-pg-');
   const onPg = await startServer({ dataDir: pgData.dir, env: { DATABASE_URL: pgServer.url } });
   try {
-    await createFarm(onPg);
+    const secret = await createFarm(onPg);
     const t0 = performance.now();
     const c = new pg.Client({ connectionString: pgServer.url });
     await c.connect();
@@ -255,7 +283,7 @@ async function onPostgres(): Promise<void> {
       await c.end();
     }
     const seedMs = performance.now() - t0;
-    const rows = await measure(onPg, pgServer.url);
+    const rows = await measure(onPg, secret, pgServer.url);
     printTable(`(g) GET /api/miner/list, ${MINERS.toLocaleString('en-US')} miners, pageSize 50, PostgreSQL — ${CLIENTS} clients × ${PER_CLIENT} requests per query (seeded in ${ms(seedMs)})`, rows);
   } finally {
     await onPg.stop();
