@@ -4,6 +4,7 @@
  * the steady state (every miner updated, hourly rows summed) and give the median. Time = client
  * round trip: upload, gunzip, JSON parse, zod validation of every snapshot, the ingest transaction.
  */
+import pg from 'pg';
 import { gzipBatch, snapshotBatch } from '../support/miner-snapshots';
 import { BenchClient, type BenchServer, cpuSince, median, mib, ms, postgresBackendsCpu, printTable, startBenchPostgres, startServer, tempDir } from './bench-support';
 
@@ -13,6 +14,18 @@ const STEADY = 3;
 interface Prepared {
   gz: Buffer;
   jsonBytes: number;
+}
+
+/** The server's WAL position (bytes), to report what one batch writes to the log. */
+async function walBytes(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ b: string }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as b`);
+    return Number(r.rows[0]!.b);
+  } finally {
+    await c.end();
+  }
 }
 
 function prepare(): Prepared[] {
@@ -34,15 +47,20 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
   const times: number[] = [];
   const serverCpu: number[] = [];
   const dbCpu: number[] = [];
+  const wal: number[] = [];
   try {
     for (const b of batches) {
       const cpu0 = server.cpuMs();
       const db0 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
+      const wal0 = pgUrl ? await walBytes(pgUrl) : 0;
       const res = await agent.request('POST', '/api/agent-uplink/snapshots', b.gz, headers);
       if (res.status !== 200 || !res.body.includes(`"accepted":${MINERS}`)) throw new Error(`${label}: ingest answered ${res.status} ${res.body.slice(0, 300)}`);
       times.push(res.ms);
       serverCpu.push(server.cpuMs() - cpu0);
-      if (pgUrl && db0) dbCpu.push(cpuSince(db0, await postgresBackendsCpu(pgUrl)));
+      if (pgUrl && db0) {
+        dbCpu.push(cpuSince(db0, await postgresBackendsCpu(pgUrl)));
+        wal.push((await walBytes(pgUrl)) - wal0);
+      }
     }
   } finally {
     agent.close();
@@ -56,6 +74,7 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
     'miners/s': Math.round(MINERS / (median(steady) / 1000)),
     'server CPU': ms(median(serverCpu.slice(1))),
     'PostgreSQL CPU': dbCpu.length ? ms(median(dbCpu.slice(1))) : '(in server)',
+    'WAL per batch': wal.length ? mib(median(wal.slice(1)) / 1048576) : '–',
     'RSS after': mib(mem.rssMiB),
     'RSS peak': mib(mem.peakMiB),
   };
@@ -90,5 +109,5 @@ export async function run(): Promise<void> {
     `(c) POST /api/agent-uplink/snapshots, ${MINERS.toLocaleString('en-US')} miners per batch (${(b.jsonBytes / 1048576).toFixed(1)} MiB JSON, ${(b.gz.length / 1048576).toFixed(1)} MiB gzip); median of ${STEADY} steady batches`,
     rows,
   );
-  console.log('CPU columns: median per steady batch. RSS: the Node server process (on PostgreSQL the database runs in its own processes).');
+  console.log('CPU and WAL columns: median per steady batch. RSS: the Node server process (on PostgreSQL the database runs in its own processes).');
 }

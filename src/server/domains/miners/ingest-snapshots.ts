@@ -23,6 +23,25 @@
  * CPU and WAL per batch stay the same: the snapshot bytes are written either way and the miners row still
  * updates every index), and dropping the eight secondary indexes of miners (~0.5 s of 3.5 s on PostgreSQL).
  * miner_stats_hour has fillfactor 50 (migration 202611230200) so its updates are HOT.
+ *
+ * Measured again for issue 3 (CPU per 20,000-miner steady batch, machine loaded):
+ * - PostgreSQL ~2.9 s of database CPU: the jsonb input of the ~30 MB of readings ~0.75 s (numbers become numeric;
+ *   json input would be ~0.15 s, see below), pglz compression of every snapshot ~0.45 s, the 11 indexes of miners
+ *   ~0.7 s (the same row update costs ~0.1 s on an unindexed copy), the hourly upsert within the noise (≤ 0.2 s),
+ *   the rest the rows and their WAL (~55 MB). Migration 202611230300 (lz4 inline, one index fewer) brought it to ~2.3 s; the pipelining
+ *   below overlaps the server's ~0.5 s of JSON building with it.
+ * - PGlite ~4.5–5 s in process: the same work in WebAssembly, ~3–5× slower (moving the 30 MB of parameters through
+ *   PGlite's protocol serializer alone 0.3–0.8 s, its jsonb input ~1.2 s, a bare 20,000-row update of miners ~1.0 s
+ *   vacuumed, of which ~0.8 s are the indexes). Its settings do not move it: shared_buffers 512 MB, wal_buffers
+ *   64 MB, full_page_writes off, wal_level minimal, synchronous_commit off and an in-memory file system all left the
+ *   20,000-row update at the same CPU (file system calls are ~13 % of it; PGlite already runs with fsync off).
+ *   COPY from a Blob instead of the parameter was slower (1.4 s for the text alone); no compression (pglz ~0.3 s)
+ *   costs as much in bigger rows as it saves.
+ * - What would still cut it, outside this file: miners.snapshot as json instead of jsonb (measured: PostgreSQL
+ *   −0.5 s; needs the jsonb operators on m.snapshot in miner-sql.ts / miner-options.ts / miner-sn.ts changed), fewer
+ *   indexes on miners (~60 ms each on PostgreSQL, ~70 ms on PGlite). Keep rows inline: with list_figures a row is
+ *   ~2.0 kB on PGlite (pglz packs it, 4 a page) and ~2.4 kB on PostgreSQL (lz4, toast_tuple_target 2700, 3 a page);
+ *   a few hundred bytes more per row would move the snapshot into the TOAST table on every update.
  */
 import { sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
@@ -84,6 +103,9 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
     // The chunk's recordset is kept in memory (a spill to temporary files costs PGlite file writes), only for this transaction.
     await sql`set local work_mem = '64MB'`.execute(trx);
     const snapshots = latestPerIp(batch.snapshots);
+    // Pipelined: the next chunk's parameters (JSON of ~3 MB) are built while the database works on this one, so on
+    // PostgreSQL the server's share overlaps the database's instead of adding to it (one statement in flight at a time).
+    let inFlight: Promise<unknown> | null = null;
     for (let i = 0; i < snapshots.length; i += CHUNK) {
       const chunk = snapshots.slice(i, i + CHUNK);
       // Figures computed here, one array per reading: [temp_max, sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, elapsed_sec,
@@ -92,7 +114,7 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
         const f = syncFigures(s);
         return [tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec), JSON.stringify(listFigures(s))];
       });
-      await sql`
+      const statement = sql`
         with x as materialized (
           select e.s as snap, r.*, (e.f ->> 0)::float8 as tmax, (e.f ->> 1)::float8 as tcm, (e.f ->> 2)::float8 as tpm,
                  (e.f ->> 3)::float8 as fmin, (e.f ->> 4)::float8 as fmax, (e.f ->> 5)::bigint as el, e.f ->> 6 as lf
@@ -136,8 +158,15 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
           ideal_sum = miner_stats_hour.ideal_sum + excluded.ideal_sum,
           temp_max = greatest(miner_stats_hour.temp_max, excluded.temp_max),
           online_samples = miner_stats_hour.online_samples + excluded.online_samples
-      `.execute(trx);
+      `;
+      if (inFlight) await inFlight;
+      inFlight = statement.execute(trx);
+      // A failure surfaces at the await above or below; this only keeps it from counting as unhandled meanwhile.
+      inFlight.catch(() => undefined);
+      // Let the statement reach the database (a few promise hops inside Kysely) before building the next chunk.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    if (inFlight) await inFlight;
 
     // The farm's minute: totals of this cycle (a rolled-up batch lands on its own cycle minute).
     let real = 0;
