@@ -14,6 +14,7 @@ import { usePhone } from '@client/lib/use-phone';
 import type { OutboxEntry } from '@client/lib/offline/db';
 import { isMinerWriteKind } from '@client/lib/offline/miner-writes';
 import { discard, replayOutbox, retry, useOutboxEntries, useOutboxPaused } from '@client/lib/offline/outbox';
+import { formatBytes, queueStateText, timeText } from '@client/lib/offline/outbox-text';
 import { useStorageEstimate } from '@client/lib/offline/storage';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
 import { DeadLetterEditDialog } from './dead-letter-edit-dialog';
@@ -21,23 +22,6 @@ import { SessionExpiredBanner } from './session-expired-banner';
 
 /** Long queues render their first rows only (the counts stay exact). */
 const LIST_LIMIT = 100;
-
-function formatBytes(bytes: number, locale: string): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i += 1;
-  }
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: i === 0 ? 0 : 1 }).format(v)} ${units[i]}`;
-}
-
-function timeText(ms: number, locale: string): string {
-  const d = new Date(ms);
-  const sameDay = new Date().toDateString() === d.toDateString();
-  return sameDay ? d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }) : d.toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' });
-}
 
 function SyncSection({ agentKey }: { agentKey: string | null }) {
   const { t, i18n } = useTranslation('offline');
@@ -112,18 +96,7 @@ function StorageSection() {
 
 function QueueRow({ entry, paused }: { entry: OutboxEntry; paused: boolean }) {
   const { t, i18n } = useTranslation('offline');
-  const state =
-    entry.state === 'sending'
-      ? t('queue.sending')
-      : entry.state === 'failed'
-        ? t('queue.failed', {
-            attempts: entry.attempts,
-            reason: entry.lastError?.status === 0 ? t('queue.networkError') : (entry.lastError?.message ?? ''),
-            time: timeText(entry.nextAttemptAt, i18n.language),
-          })
-        : paused
-          ? t('queue.paused')
-          : t('queue.pending');
+  const state = queueStateText(entry, paused, t, i18n.language);
   return (
     <Card withBorder padding="xs" data-testid="outbox-pending-row" data-state={entry.state}>
       <Group justify="space-between" wrap="nowrap" gap="xs">
