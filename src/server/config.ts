@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** SMS codes through a generic JSON POST provider (SMS_HTTP_URL, SMS_HTTP_TOKEN); null = log-only. */
   smsHttpUrl: string | null;
   smsHttpToken: string | null;
+  /** OBSERVER_ALLOW_PRIVATE=true: the observer-link test may fetch private and loopback addresses (tests, the demo, a pool on the farm's LAN). */
+  observerAllowPrivate: boolean;
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'Hashfield <no-reply@hashfield.local>',
     smsHttpUrl: str(env.SMS_HTTP_URL),
     smsHttpToken: str(env.SMS_HTTP_TOKEN),
+    observerAllowPrivate: env.OBSERVER_ALLOW_PRIVATE === 'true',
     ...overrides,
   };
 }

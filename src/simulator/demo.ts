@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   const fleet = await startFleet({ miners, cidr: '127.20.0.0/16', seed: Number(values.seed) });
   fleetClose = () => fleet.close();
   // The server logs warnings only, so the agent's cycle lines stay readable (LOG_LEVEL overrides).
-  run('server', ['src/server/main.ts'], { HOST: host, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  // The simulated pools' observer pages are on loopback: the observer-link test may fetch them.
+  run('server', ['src/server/main.ts'], { HOST: host, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', OBSERVER_ALLOW_PRIVATE: process.env.OBSERVER_ALLOW_PRIVATE ?? 'true' });
   await waitForServer();
 
   const cfg = await call<{ setupNeeded: boolean }>('GET', '/api/config/public');

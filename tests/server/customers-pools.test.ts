@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
@@ -133,6 +134,44 @@ describe('customers, sub-accounts, pool groups, whitelist', () => {
       await admin.get('/api/subAccountV2/testObserverUrl', { agentKey: KEY, observerUrl: `http://127.0.0.1:${await closedPort()}/observer/hfarm01?coin=BTC`, coinType: 'BTC' }),
     ).data;
     expect(closed.status).toBe(1);
+  });
+
+  it('observer test: follows redirects to the page', async () => {
+    const hop = http.createServer((_req, res) => res.writeHead(302, { location: observer }).end());
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(hop.address() as net.AddressInfo).port}/to-observer`;
+      const data = body<ObserverTestResult>(await admin.get('/api/subAccountV2/testObserverUrl', { agentKey: KEY, observerUrl: url, coinType: 'BTC' })).data;
+      expect(data.status).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => hop.close(() => resolve()));
+    }
+  });
+
+  it('observer test: without OBSERVER_ALLOW_PRIVATE, a loopback, LAN or metadata address is never fetched', async () => {
+    const strict = await createTestApp({ secretKey: SECRET_KEY, observerAllowPrivate: false });
+    try {
+      const a = await setupAdmin(strict.app);
+      await createFarm(a, KEY);
+      let hits = 0;
+      const lan = http.createServer((_req, res) => {
+        hits++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":0,"hashP":1,"unit":"TH/s"}');
+      });
+      await new Promise<void>((resolve) => lan.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (lan.address() as net.AddressInfo).port;
+        for (const observerUrl of [observer, `http://127.0.0.1:${port}/o`, `http://localhost:${port}/o`, 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/o']) {
+          const data = body<ObserverTestResult>(await a.get('/api/subAccountV2/testObserverUrl', { agentKey: KEY, observerUrl, coinType: 'BTC' })).data;
+          expect(data, observerUrl).toMatchObject({ status: 1, msg: 'connection failed, check configuration data' });
+        }
+        expect(hits).toBe(0);
+      } finally {
+        await new Promise<void>((resolve) => lan.close(() => resolve()));
+      }
+    } finally {
+      await strict.close();
+    }
   });
 
   it('observer test: refuses a bad link or a missing coin', async () => {

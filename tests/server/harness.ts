@@ -64,7 +64,8 @@ export interface TestApp {
 
 export async function createTestApp(overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
   const opened = await openTestDatabase();
-  const config = loadConfig({ DATA_DIR: '/nonexistent', SERVE_DIST: 'false' }, { logLevel: 'silent', ...overrides });
+  // The simulator's observer pages are on loopback.
+  const config = loadConfig({ DATA_DIR: '/nonexistent', SERVE_DIST: 'false' }, { logLevel: 'silent', observerAllowPrivate: true, ...overrides });
   const app = await buildApp({ config, db: opened.db, logger: false });
   await app.ready();
   return {

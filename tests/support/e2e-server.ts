@@ -76,7 +76,7 @@ export async function startServer(opts: StartOptions = {}): Promise<E2EServer> {
   const launch = async () => {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_DIST: distCopy, LOG_LEVEL: 'warn', ...opts.env },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SERVE_DIST: distCopy, LOG_LEVEL: 'warn', OBSERVER_ALLOW_PRIVATE: 'true', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;

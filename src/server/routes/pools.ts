@@ -92,7 +92,7 @@ export async function poolRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req): Promise<{ code: 0; msg: 'success'; data: ObserverTestResult }> => {
       const { agentKey, observerUrl, coinType } = req.query;
-      const result = await probeObserver(observerUrl, coinType);
+      const result = await probeObserver(observerUrl, coinType, { allowPrivate: app.config.observerAllowPrivate });
       if (!result.ok) {
         req.log.info({ agentKey, reason: result.reason }, 'observer test failed');
         return ok({ status: 1, hashP: null, unit: null, msg: translate(req.locale, 'validation.observerConnectFailed') });

@@ -6,6 +6,7 @@
  * without a hashrate, a non-2xx answer, a time-out and a refused connection.
  */
 import { normalizeHashrateUnit } from '@shared/units';
+import { refusedHost } from './public-address';
 
 export const OBSERVER_TIMEOUT_MS = 10_000;
 /** Bytes of an observer page read at most. */
@@ -74,14 +75,39 @@ async function readLimited(res: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Fetches the observer link (redirects followed, OBSERVER_TIMEOUT_MS in all) and reads the hashrate. */
-export async function probeObserver(url: string, coinType: string, timeoutMs = OBSERVER_TIMEOUT_MS): Promise<ProbeResult> {
+/** Redirects followed at most. */
+const MAX_REDIRECTS = 5;
+
+export interface ProbeOptions {
+  timeoutMs?: number;
+  /** Fetch links on private, loopback and other non-public addresses too (OBSERVER_ALLOW_PRIVATE; tests, the demo). */
+  allowPrivate?: boolean;
+}
+
+/**
+ * Fetches the observer link (redirects followed, each hop's host checked, OBSERVER_TIMEOUT_MS in all) and reads
+ * the hashrate. A host that resolves to a non-public address is refused unless allowPrivate (public-address.ts).
+ */
+export async function probeObserver(url: string, coinType: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  const signal = AbortSignal.timeout(opts.timeoutMs ?? OBSERVER_TIMEOUT_MS);
   try {
-    const res = await fetch(url, {
-      redirect: 'follow',
-      headers: { Accept: 'application/json, text/html;q=0.9', 'User-Agent': 'Hashfield observer test' },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    let target = new URL(url);
+    let res: Response | null = null;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const refused = opts.allowPrivate ? null : await refusedHost(target);
+      if (refused) return { ok: false, reason: refused };
+      res = await fetch(target, {
+        redirect: 'manual',
+        headers: { Accept: 'application/json, text/html;q=0.9', 'User-Agent': 'Hashfield observer test' },
+        signal,
+      });
+      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (!location) break;
+      await res.body?.cancel();
+      target = new URL(location, target);
+      res = null;
+    }
+    if (!res) return { ok: false, reason: 'too many redirects' };
     const text = await readLimited(res);
     if (!res.ok) return { ok: false, reason: `HTTP ${res.status}` };
     const type = res.headers.get('content-type') ?? '';
