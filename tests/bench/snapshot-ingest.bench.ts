@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { gzipBatch, snapshotBatch } from '../support/miner-snapshots';
-import { BenchClient, type BenchServer, cpuSince, median, mib, ms, postgresBackendsCpu, printTable, startBenchPostgres, startServer, tempDir } from './bench-support';
+import { BenchClient, type BenchServer, cpuSince, median, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
 
 const MINERS = 20_000;
 const STEADY = 3;
@@ -30,7 +30,8 @@ async function walBytes(url: string): Promise<number> {
 
 function prepare(): Prepared[] {
   const cycle0 = Date.parse('2026-03-10T08:00:00.000Z');
-  return Array.from({ length: STEADY + 1 }, (_, i) => {
+  // The first batch, STEADY timed ones, and one more uploaded while a console reads the list (probe).
+  return Array.from({ length: STEADY + 2 }, (_, i) => {
     const takenAt = new Date(cycle0 + i * 60_000).toISOString();
     const batch = snapshotBatch({ batchSeq: i + 1, count: MINERS, takenAt, rateFactor: 1 + i / 100 });
     return { gz: gzipBatch(batch), jsonBytes: Buffer.byteLength(JSON.stringify(batch)) };
@@ -41,15 +42,15 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
   const admin = new BenchClient(server.url);
   await admin.must('POST', '/api/userv3/setup', { user: 'admin', password: 'bench-pass-1' });
   const { agentKey, secret } = await admin.must<{ agentKey: string; secret: string }>('POST', '/api/agent/createv2', { agentName: 'Bench farm', agentKey: 'bench-farm' });
-  admin.close();
   const agent = new BenchClient(server.url);
   const headers = { authorization: `Bearer ${agentKey}.${secret}`, 'content-type': 'application/json', 'content-encoding': 'gzip' };
   const times: number[] = [];
+  let listWaits: string;
   const serverCpu: number[] = [];
   const dbCpu: number[] = [];
   const wal: number[] = [];
   try {
-    for (const b of batches) {
+    for (const b of batches.slice(0, -1)) {
       const cpu0 = server.cpuMs();
       const db0 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
       const wal0 = pgUrl ? await walBytes(pgUrl) : 0;
@@ -62,8 +63,20 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
         wal.push((await walBytes(pgUrl)) - wal0);
       }
     }
+    // A console reading the list (one page after another) while the last batch is applied: how long its requests wait.
+    let uploading = true;
+    const waits: number[] = [];
+    const reader = (async () => {
+      while (uploading) waits.push((await admin.request('GET', `/api/miner/list?agentKey=${agentKey}&pageSize=50&page=${(waits.length % 20) + 1}`)).ms);
+    })();
+    const probe = await agent.request('POST', '/api/agent-uplink/snapshots', batches.at(-1)!.gz, headers);
+    uploading = false;
+    await reader;
+    if (probe.status !== 200) throw new Error(`${label}: probe ingest answered ${probe.status}`);
+    listWaits = `${waits.length} / ${ms(quantile(waits, 0.5))} / ${ms(Math.max(...waits))}`;
   } finally {
     agent.close();
+    admin.close();
   }
   const mem = server.memory();
   const steady = times.slice(1);
@@ -75,6 +88,7 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
     'server CPU': ms(median(serverCpu.slice(1))),
     'PostgreSQL CPU': dbCpu.length ? ms(median(dbCpu.slice(1))) : '(in server)',
     'WAL per batch': wal.length ? mib(median(wal.slice(1)) / 1048576) : '–',
+    'list during ingest: n / p50 / max': listWaits,
     'RSS after': mib(mem.rssMiB),
     'RSS peak': mib(mem.peakMiB),
   };
@@ -110,4 +124,5 @@ export async function run(): Promise<void> {
     rows,
   );
   console.log('CPU and WAL columns: median per steady batch. RSS: the Node server process (on PostgreSQL the database runs in its own processes).');
+  console.log('List during ingest: a console asking list pages one after another while one more batch is applied (requests answered, median and longest wait).');
 }
