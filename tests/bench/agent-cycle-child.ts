@@ -189,21 +189,28 @@ function bareFamilyPlan(ids: BareIdentity[]): BarePlanItem[] {
   });
 }
 
+/** A bare client's connection: settled once (ok or not) by `finish`, which closes it; an error or 10 s settle it as failed. */
+function bareSocket(host: string, port: number, resolve: (ok: boolean) => void): { sock: net.Socket; finish: (ok: boolean) => void } {
+  let done = false;
+  const sock = net.connect({ host, port });
+  const finish = (ok: boolean): void => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    sock.destroy();
+    resolve(ok);
+  };
+  const timer = setTimeout(() => finish(false), 10_000);
+  sock.on('error', () => finish(false));
+  return { sock, finish };
+}
+
 /** Bare Whatsminer v3 exchange: one connection, each frame sent after the previous reply (4-byte LE length + JSON). */
 function bareV3Exchange(host: string, port: number, frames: Buffer[]): Promise<boolean> {
   return new Promise((resolve) => {
     let buf: Buffer = Buffer.alloc(0);
     let sent = 0;
-    let done = false;
-    const sock = net.connect({ host, port });
-    const finish = (ok: boolean): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      sock.destroy();
-      resolve(ok);
-    };
-    const timer = setTimeout(() => finish(false), 10_000);
+    const { sock, finish } = bareSocket(host, port, resolve);
     sock.once('connect', () => sock.write(frames[sent++]!));
     sock.on('data', (chunk: Buffer) => {
       buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
@@ -225,7 +232,6 @@ function bareV3Exchange(host: string, port: number, frames: Buffer[]): Promise<b
       }
     });
     sock.once('close', () => finish(false));
-    sock.on('error', () => finish(false));
   });
 }
 
@@ -233,15 +239,7 @@ function bareV3Exchange(host: string, port: number, frames: Buffer[]): Promise<b
 function bareExchange(host: string, port: number, request: string, whenJson = false): Promise<boolean> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    let done = false;
-    const sock = net.connect({ host, port });
-    const finish = (ok: boolean): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      sock.destroy();
-      resolve(ok);
-    };
+    const { sock, finish } = bareSocket(host, port, resolve);
     const parse = (): void => {
       try {
         JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -250,7 +248,6 @@ function bareExchange(host: string, port: number, request: string, whenJson = fa
         finish(false);
       }
     };
-    const timer = setTimeout(() => finish(false), 10_000);
     sock.once('connect', () => sock.write(request));
     sock.on('data', (buf: Buffer) => {
       const nul = buf.indexOf(0);
@@ -272,7 +269,6 @@ function bareExchange(host: string, port: number, request: string, whenJson = fa
     });
     sock.once('end', parse);
     sock.once('close', parse);
-    sock.on('error', () => finish(false));
   });
 }
 

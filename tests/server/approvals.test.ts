@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import type { ApprovalDecisionResult, ApprovalPendingResult, ApprovalSetting, PoolConfInfo } from '@shared/schemas/approvals';
 import type { BatchQueuedResult } from '@shared/schemas/batch-operations';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const KEY = 'appr-a';
 const OTHER = 'appr-b';
@@ -82,12 +82,7 @@ describe('batch pool-setting approval', () => {
       cycleDurationMs: 5000,
       snapshots: Array.from({ length: 6 }, (_, i) => minerSnapshot(i, { takenAt })),
     };
-    const up = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(farm.agentKey, farm.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const up = await uploadBatch(t.app, farm, batch);
     expect(up.statusCode, up.body).toBe(200);
     approver = await createMember(admin, 'approver', [10000], [KEY]);
     ops = await createMember(admin, 'operator', [10000, 10500], [KEY]);

@@ -19,8 +19,8 @@ import {
   type IpListUploadResult,
 } from '@shared/schemas/batch-operations';
 import { pruneBatchLeftovers } from '@server/domains/batch/prune';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const FLEET = 20;
 const KEY = 'batch-a';
@@ -141,12 +141,7 @@ describe('miner batch operations', () => {
       cycleDurationMs: 5000,
       snapshots: Array.from({ length: FLEET }, (_, i) => minerSnapshot(i, { takenAt })),
     };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(farm.agentKey, farm.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, farm, batch);
     expect(res.statusCode, res.body).toBe(200);
   });
   afterAll(async () => {

@@ -5,10 +5,10 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { DashboardSummary } from '@shared/schemas/miner-records';
-import { gzipBatch, minerSnapshot, readingTempMax } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerSnapshot, readingTempMax } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 describe('dashboard summary', () => {
   let t: TestApp;
@@ -23,12 +23,7 @@ describe('dashboard summary', () => {
     farmA = await createFarm(admin, 'dash-a');
     farmB = await createFarm(admin, 'dash-b');
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: 1, cycleStartedAt: new Date().toISOString(), cycleDurationMs: 8000, snapshots: snaps };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(farmA.agentKey, farmA.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, farmA, batch);
     expect(res.statusCode, res.body).toBe(200);
     // Replace the ingest's own rows by a known history: one row per minute over 8 days; rows within the last
     // 3 days have real 900 / ideal 1000, 10 total / 9 online / 6 qualified, temp 70 / 60; older rows real 500,

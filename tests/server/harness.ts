@@ -8,9 +8,11 @@ import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Kysely } from 'kysely';
 import pg from 'pg';
+import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import { buildApp } from '@server/app';
 import { type ServerConfig, loadConfig } from '@server/config';
 import { type OpenedDatabase, migrate, pgliteDatabase, postgresDatabase } from '@server/db/kysely';
+import { gzipBatch } from '../support/miner-snapshots';
 
 let template: Promise<PGlite> | null = null;
 
@@ -104,6 +106,16 @@ export class Client {
   post(url: string, payload: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     return this.request({ method: 'POST', url, payload, headers });
   }
+}
+
+/** Posts a snapshot batch through the agent uplink as the agent does: gzip JSON, Bearer `<agentKey>.<secret>`. */
+export function uploadBatch(app: FastifyInstance, creds: { agentKey: string; secret: string }, batch: SnapshotBatch): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: `${AGENT_UPLINK_PREFIX}/snapshots`,
+    headers: { authorization: agentAuthorization(creds.agentKey, creds.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    payload: gzipBatch(batch),
+  });
 }
 
 export function body<T = unknown>(res: LightMyRequestResponse): { code: number | string; msg: string; data: T } {

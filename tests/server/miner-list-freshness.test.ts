@@ -4,11 +4,11 @@
  * cycle that adds miners and reorders them, a deletion, a mark — and check that the very next answer shows it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerRow } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 describe('miner list: counts and kept ids follow every change', () => {
   let t: TestApp;
@@ -20,12 +20,7 @@ describe('miner list: counts and kept ids follow every change', () => {
   const upload = async (snapshots: MinerSnapshot[], to = farm) => {
     seq += 1;
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(to.agentKey, to.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, to, batch);
     expect(res.statusCode, res.body).toBe(200);
   };
   const readings = (n: number, tweak: (s: MinerSnapshot, i: number) => void = () => {}) =>

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION } from '@shared/menu-catalogue';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { Page } from '@shared/schemas/common';
 import type { ChangeMinerCustomerResult, MinerCustomerConflict, MinerNote } from '@shared/schemas/miner-notes';
 import { uuid7 } from '../../src/client/lib/offline/uuid7';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const KEY = 'notes-a';
 const OTHER = 'notes-b';
@@ -35,12 +35,7 @@ describe('miner notes and customer changes from the outbox', () => {
     await createFarm(admin, OTHER);
     const takenAt = new Date().toISOString();
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: 1, cycleStartedAt: takenAt, cycleDurationMs: 5000, snapshots: [0, 1].map((i) => minerSnapshot(i, { takenAt })) };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(farm.agentKey, farm.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, farm, batch);
     expect(res.statusCode, res.body).toBe(200);
     for (const name of ['Acme Hosting', 'Beta Mining']) expect((await admin.post('/api/customer/save', customer(name))).statusCode).toBe(200);
   });

@@ -10,8 +10,8 @@ import type { MinerDetail, MinerRow } from '@shared/schemas/miner';
 import type { HistoryLogInfo, MinerOpLogRow, OffShelfRow, UpdateSnResult } from '@shared/schemas/miner-records';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { Page } from '@shared/schemas/common';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const FLEET = 20;
 const NEW_SN = 'HF0NEWSN000000017';
@@ -31,12 +31,7 @@ describe('miner records', () => {
   const upload = async (creds: { agentKey: string; secret: string }, snapshots: MinerSnapshot[]) => {
     seq += 1;
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: new Date().toISOString(), cycleDurationMs: 8000, snapshots };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(creds.agentKey, creds.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, creds, batch);
     expect(res.statusCode, res.body).toBe(200);
   };
   const fleet = () => Array.from({ length: FLEET }, (_, i) => minerSnapshot(i, { takenAt: new Date().toISOString() }));

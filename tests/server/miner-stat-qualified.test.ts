@@ -7,12 +7,12 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerStat } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { down, up } from '@server/db/migrations/202611230220_store_miner_qualified_hours';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const HOUR_MS = 3_600_000;
 const IDEAL = 100_000;
@@ -63,12 +63,7 @@ describe('8-hour qualified count', () => {
       });
       seq += 1;
       const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots };
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-        headers: { authorization: agentAuthorization(farm.agentKey, farm.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-        payload: gzipBatch(batch),
-      });
+      const res = await uploadBatch(t.app, farm, batch);
       expect(res.statusCode, res.body).toBe(200);
     }
   }, 180_000);

@@ -6,11 +6,11 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { FarmSeriesPoint, MinerDetail, MinerHistoryPoint, MinerIndexStat, MinerModelStat, MinerRow, MinerStat } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { gzipBatch, minerIp, minerSnapshot, readingTempMax } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot, readingTempMax } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const HOUR_MS = 3_600_000;
 const FLEET = 60;
@@ -104,12 +104,7 @@ describe('miner monitoring (read side)', () => {
   const upload = async (creds: { agentKey: string; secret: string }, takenAt: string, snapshots: MinerSnapshot[]) => {
     seq += 1;
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(creds.agentKey, creds.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, creds, batch);
     expect(res.statusCode, res.body).toBe(200);
   };
 

@@ -6,12 +6,12 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { Page } from '@shared/schemas/common';
 import type { SubArea, SubIpSegment } from '@shared/schemas/sub-areas';
 import { subAreaMinerFilter } from '@server/domains/sub-areas/sub-areas.repository';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const KEY = 'area-a';
 const OTHER = 'area-b';
@@ -43,12 +43,7 @@ describe('sub-areas and sub-IP', () => {
       cycleDurationMs: 5000,
       snapshots: Array.from({ length: 10 }, (_, i) => minerSnapshot(i, { takenAt })),
     };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(farm.agentKey, farm.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, farm, batch);
     expect(res.statusCode, res.body).toBe(200);
   });
   afterAll(async () => t.close());

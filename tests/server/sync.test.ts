@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION } from '@shared/menu-catalogue';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerRow } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { CustomerSyncRow, MinerSyncRow, SyncColumnsPage, SyncPage } from '@shared/schemas/sync';
@@ -15,8 +15,8 @@ import { sql } from 'kysely';
 import { minerSyncSource } from '@server/domains/sync/miner-sync-rows';
 import { pruneSyncTombstones } from '@server/domains/sync/prune-tombstones';
 import { readSyncPage, settledVersion } from '@server/domains/sync/sync-feed';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const FLEET = 25;
 const T0 = Date.now() - 3_600_000;
@@ -36,12 +36,7 @@ describe('delta sync', () => {
   const upload = async (creds: { agentKey: string; secret: string }, snapshots: MinerSnapshot[]) => {
     seq += 1;
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: snapshots[0]!.takenAt, cycleDurationMs: 8000, snapshots };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${AGENT_UPLINK_PREFIX}/snapshots`,
-      headers: { authorization: agentAuthorization(creds.agentKey, creds.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      payload: gzipBatch(batch),
-    });
+    const res = await uploadBatch(t.app, creds, batch);
     expect(res.statusCode, res.body).toBe(200);
   };
 

@@ -69,12 +69,6 @@ function stampSql(agentKey: string): RawBuilder<string> {
     coalesce((select max(version) from sync_tombstones where collection = 'miners' and agent_key = ${agentKey})::text, ''))`;
 }
 
-/** Changes whenever a miner of the farm is written or deleted (see above). */
-export async function minerDataStamp(db: DB, agentKey: string): Promise<string> {
-  const { rows } = await sql<{ stamp: string }>`select ${stampSql(agentKey)} as stamp`.execute(db);
-  return rows[0]?.stamp ?? '';
-}
-
 export async function countMiners(db: DB, agentKey: string, filter: MinerFilter): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, filter)}`.execute(db);
   return rows[0]?.n ?? 0;
