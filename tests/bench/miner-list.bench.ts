@@ -18,7 +18,7 @@ import pg from 'pg';
 import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { gzipBatch, minerSnapshot } from '../support/miner-snapshots';
-import { listFigures } from '../../src/server/domains/miners/miner-sql';
+import { listFiguresText } from '../../src/server/domains/miners/miner-sql';
 import { BenchClient, type BenchServer, cpuSince, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
 
 const MINERS = Number(process.env.HF_BENCH_LIST_MINERS ?? 100_000);
@@ -91,7 +91,7 @@ export async function seedMiners(db: SeedDb): Promise<void> {
   await db.exec('create temp table bench_list_figures (k int primary key, f text not null)');
   await db.query('insert into bench_list_figures (k, f) select unnest($1::int[]), unnest($2::text[])', [
     readings.map((r) => r.k),
-    readings.map((r) => JSON.stringify(listFigures(JSON.parse(r.s) as Partial<MinerSnapshot>))),
+    readings.map((r) => listFiguresText(JSON.parse(r.s) as Partial<MinerSnapshot>)),
   ]);
   await db.exec(`
   insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,

@@ -125,6 +125,7 @@ export interface MinersTable {
   temp_max: number | null;
   fault_labels: ColumnType<string[], string[] | undefined, string[]>;
   state: Json<Record<string, boolean>>;
+  /** The rest of the latest reading, json (domains/miners/stored-reading.ts; migration 202611230310). */
   snapshot: Json<unknown>;
   taken_at: Timestamp;
   first_seen_at: TimestampDefault;
@@ -142,7 +143,7 @@ export interface MinersTable {
   stat_hour_real_sum: Generated<number>;
   stat_hour_ideal_sum: Generated<number>;
   stat_unqualified_hour_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** The list's figures of the latest reading, JSON (miner-sql.ts listFigures; migration 202611230290); null until the ingest writes the row. */
+  /** The list's figures of the latest reading, JSON (miner-sql.ts listFiguresText; migration 202611230290); null until the ingest writes the row. */
   list_figures: ColumnType<string | null, string | null | undefined, string | null>;
 }
 

@@ -1,9 +1,9 @@
-/** GET /api/miner/detail: one miner of a farm by IP, its list row plus the full latest snapshot. */
+/** GET /api/miner/detail: one miner of a farm by IP, its list row plus its latest reading in full (stored-reading.ts). */
 import { sql } from 'kysely';
 import type { MinerDetail } from '@shared/schemas/miner';
-import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
 import { ROW_COLUMNS, type RawMinerRow, toMinerRow } from './miner-sql';
+import { type ReadingColumns, fullReading } from './stored-reading';
 
 export async function findMinerId(db: DB, agentKey: string, ip: string): Promise<string | null> {
   const row = await db.selectFrom('miners').select('id').where('agent_key', '=', agentKey).where('ip', '=', ip).executeTakeFirst();
@@ -11,10 +11,14 @@ export async function findMinerId(db: DB, agentKey: string, ip: string): Promise
 }
 
 export async function getMiner(db: DB, agentKey: string, ip: string): Promise<MinerDetail | null> {
-  const { rows } = await sql<RawMinerRow & { full_snapshot: MinerSnapshot }>`
-    select ${ROW_COLUMNS}, m.snapshot as full_snapshot from miners m where m.agent_key = ${agentKey} and m.ip = ${ip}
+  const { rows } = await sql<RawMinerRow & { reading: ReadingColumns }>`
+    select ${ROW_COLUMNS},
+           json_build_object('ip', m.ip, 'mac', m.mac, 'make', m.make, 'model', m.model, 'family', m.family, 'firmware_version', m.firmware_version,
+                             'rt5s', m.rt5s, 'rate30m', m.rate30m, 'avg', m.avg, 'ideal', m.ideal, 'work_mode', m.work_mode, 'online', m.online,
+                             'missed_polls', m.missed_polls, 'state', m.state, 'fault_labels', m.fault_labels, 'snapshot', m.snapshot) as reading
+    from miners m where m.agent_key = ${agentKey} and m.ip = ${ip}
   `.execute(db);
   const r = rows[0];
   if (!r) return null;
-  return { ...toMinerRow(r), snapshot: r.full_snapshot };
+  return { ...toMinerRow(r), snapshot: fullReading(r.reading) };
 }

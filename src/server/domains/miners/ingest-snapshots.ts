@@ -4,50 +4,37 @@
  * or late batches). The farm's per-minute row and each miner's hourly row are updated from the same batch, so
  * history needs no second pass.
  *
- * One statement per chunk: the readings go in once, as the JSON array of the snapshots themselves (the columns are
- * read out of each snapshot, so nothing is sent twice) beside a small array of the figures computed here; the miners
- * upsert returns the ids the hourly upsert needs, and only the readings it left out (older than the stored one)
- * look their miner up. The recordset stays in memory (work_mem for this transaction only).
+ * One statement per chunk, two parameters: a JSON array per reading of its columns and the figures computed here
+ * (jsonb: a third of the bytes), and the rest of each reading as JSON text, one per line, stored as miners.snapshot
+ * (json: checked, not converted; stored-reading.ts). The miners upsert returns the ids the hourly upsert needs, and
+ * only the readings it left out (older than the stored one) look their miner up. The recordset stays in memory
+ * (work_mem for this transaction only). After the transaction the two rewritten tables are vacuumed.
  *
- * Where the time goes (per 20,000-miner steady batch, CPU, measured with the machine shared, so ±15 %): PGlite
- * ~6.4 s (was ~7.1 s with a second statement and parameter per chunk for the hourly rows): moving the ~35 MB
- * parameter into PGlite ~0.8 s, parsing it as jsonb ~0.7 s, and the update of 20,000 miners rows itself ~2 s even
- * when only an unindexed column changes (every update rewrites the row and all its indexes: taken_at, rt5s,
- * version and the chip temperature change every cycle and are indexed, so no update can be HOT); PostgreSQL
- * ~3.3–3.8 s. The sync figures (miners.sync_*) are computed here from the reading rather than as generated
- * columns: four jsonpath walks per row cost PostgreSQL ~1.5–2 s of CPU per batch (migration 202611230130).
- * Measured and not worth it: typed arrays through unnest() instead of jsonb_to_recordset (no measurable gain),
- * the snapshot as json/text instead of jsonb, lz4 instead of pglz for its compression, no compression at all
- * (toast_tuple_target 8160: same CPU, +50 % WAL, 2× the table), the snapshot in a side table
- * miner_snapshots(miner_id, snapshot) with fillfactor 50 (its updates are all HOT and the miners heap halves, but
- * CPU and WAL per batch stay the same: the snapshot bytes are written either way and the miners row still
- * updates every index), and dropping the eight secondary indexes of miners (~0.5 s of 3.5 s on PostgreSQL).
- * miner_stats_hour has fillfactor 50 (migration 202611230200) so its updates are HOT.
- *
- * Measured again for issue 3 (CPU per 20,000-miner steady batch, machine loaded):
- * - PostgreSQL ~2.9 s of database CPU: the jsonb input of the ~30 MB of readings ~0.75 s (numbers become numeric;
- *   json input would be ~0.15 s, see below), pglz compression of every snapshot ~0.45 s, the 11 indexes of miners
- *   ~0.7 s (the same row update costs ~0.1 s on an unindexed copy), the hourly upsert within the noise (≤ 0.2 s),
- *   the rest the rows and their WAL (~55 MB). Migration 202611230300 (lz4 inline, one index fewer) brought it to ~2.3 s; the pipelining
- *   below overlaps the server's ~0.5 s of JSON building with it.
- * - PGlite ~4.5–5 s in process: the same work in WebAssembly, ~3–5× slower (moving the 30 MB of parameters through
- *   PGlite's protocol serializer alone 0.3–0.8 s, its jsonb input ~1.2 s, a bare 20,000-row update of miners ~1.0 s
- *   vacuumed, of which ~0.8 s are the indexes). Its settings do not move it: shared_buffers 512 MB, wal_buffers
- *   64 MB, full_page_writes off, wal_level minimal, synchronous_commit off and an in-memory file system all left the
- *   20,000-row update at the same CPU (file system calls are ~13 % of it; PGlite already runs with fsync off).
- *   COPY from a Blob instead of the parameter was slower (1.4 s for the text alone); no compression (pglz ~0.3 s)
- *   costs as much in bigger rows as it saves.
- * - What would still cut it, outside this file: miners.snapshot as json instead of jsonb (measured: PostgreSQL
- *   −0.5 s; needs the jsonb operators on m.snapshot in miner-sql.ts / miner-options.ts / miner-sn.ts changed), fewer
- *   indexes on miners (~60 ms each on PostgreSQL, ~70 ms on PGlite). Keep rows inline: with list_figures a row is
- *   ~2.0 kB on PGlite (pglz packs it, 4 a page) and ~2.4 kB on PostgreSQL (lz4, toast_tuple_target 2700, 3 a page);
- *   a few hundred bytes more per row would move the snapshot into the TOAST table on every update.
+ * Cost per 20,000-miner steady upload (tests/bench/snapshot-ingest.bench.ts; round trip = upload, gunzip, JSON parse,
+ * validation, this; machine shared with other work, so ±15 %):
+ * - Issue 3, session 5: the whole reading went in as jsonb (~30 MB per upload turned into jsonb, compressed and
+ *   written every minute) and list_figures as an object with its keys; there was no vacuum between uploads on
+ *   PGlite. Now the reading is split (stored-reading.ts), list_figures is an array (miner-sql.ts listFiguresText),
+ *   the list figures are computed with plain loops, and each upload is followed by a vacuum. PGlite round trip
+ *   5.4 s → 3.75 s (server CPU 5.8 → 3.7 s); PostgreSQL 3.0 → 2.6 s (database CPU 2.3 → 1.7 s, WAL 72 → 63 MB).
+ *   What is left on PGlite: the parameters' trip into WebAssembly and their parsing ~0.8 s, the Node work of
+ *   the upload (gunzip, parse, validation, building the parameters) ~1 s, the update of 20,000 rows and their ten
+ *   indexes ~1.5 s (no update can be HOT: rt5s, taken_at, version and the chip temperature change every cycle and
+ *   are indexed for the list's sorts and the data stamp).
+ * - Earlier measurements, still true: typed arrays through unnest() instead of JSON recordsets gain nothing; the
+ *   snapshot in a side table with HOT updates leaves CPU and WAL the same (the bytes are written either way and the
+ *   miners row still updates every index); each index of miners costs ~60 ms on PostgreSQL and ~70 ms on PGlite per
+ *   upload; PGlite's settings (shared_buffers, wal_buffers, full_page_writes, wal_level, synchronous_commit, an
+ *   in-memory file system) do not move it, and COPY from a Blob was slower than the parameter. The sync figures
+ *   (miners.sync_*) are computed here rather than as generated columns (jsonpath walks cost PostgreSQL 1.5–2 s per
+ *   upload, migration 202611230130); miner_stats_hour has fillfactor 50 so its updates are HOT.
  */
 import { sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
-import { listFigures } from './miner-sql';
+import { listFiguresText } from './miner-sql';
+import { storedReading } from './stored-reading';
 import { STAT_HOUR_UPSERT } from './miner-stats';
 
 /** Miners per statement. */
@@ -90,6 +77,16 @@ function latestPerIp(snapshots: MinerSnapshot[]): MinerSnapshot[] {
 }
 
 export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch): Promise<SnapshotBatchResult> {
+  const result = await applyBatch(db, agentKey, batch);
+  // The rows this upload replaced are dead now: vacuumed at once, the next upload's row versions reuse their space.
+  // PGlite has no autovacuum; without this an upload left ~40 MB of dead rows until the 10-minute maintenance, and every
+  // upload in between was slower (20,000 miners on PGlite: ~6 s → ~4.8 s of CPU per upload, vacuum itself ~60 ms).
+  // On PostgreSQL it does early what autovacuum would do; SKIP LOCKED: never wait for an autovacuum or another upload's vacuum.
+  if (result.accepted > 0) await sql`vacuum (skip_locked) miners, miner_stats_hour`.execute(db);
+  return result;
+}
+
+async function applyBatch(db: DB, agentKey: string, batch: SnapshotBatch): Promise<SnapshotBatchResult> {
   return db.transaction().execute(async (trx) => {
     const fresh = await trx
       .insertInto('snapshot_batches')
@@ -108,20 +105,24 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
     let inFlight: Promise<unknown> | null = null;
     for (let i = 0; i < snapshots.length; i += CHUNK) {
       const chunk = snapshots.slice(i, i + CHUNK);
-      // Figures computed here, one array per reading: [temp_max, sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, elapsed_sec,
-      // list_figures (the list's figures of the reading as JSON text: miner-sql.ts listFigures)].
-      const figures = chunk.map((s) => {
+      // Per reading, one JSON array of its columns, the figures computed here included (list_figures: the list's figures
+      // of the reading as JSON text, miner-sql.ts listFiguresText); and, one per line, the rest of the reading for
+      // miners.snapshot (stored-reading.ts: JSON.stringify never writes a raw line break).
+      const columns = chunk.map((s) => {
         const f = syncFigures(s);
-        return [tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec), JSON.stringify(listFigures(s))];
+        return [s.ip, s.sn, s.mac, s.make, s.model, s.family, s.firmwareVersion, s.compileTime, s.online, s.missedPolls, s.rt5s, s.rate30m, s.avg, s.ideal,
+                s.workMode, s.faultLabels, s.state, s.takenAt, tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec), listFiguresText(s)];
       });
+      const rests = chunk.map(storedReading).join('\n');
       const statement = sql`
         with x as materialized (
-          select e.s as snap, r.*, (e.f ->> 0)::float8 as tmax, (e.f ->> 1)::float8 as tcm, (e.f ->> 2)::float8 as tpm,
-                 (e.f ->> 3)::float8 as fmin, (e.f ->> 4)::float8 as fmax, (e.f ->> 5)::bigint as el, e.f ->> 6 as lf
-          from rows from (jsonb_array_elements(${JSON.stringify(chunk)}::jsonb), jsonb_array_elements(${JSON.stringify(figures)}::jsonb)) as e(s, f)
-          cross join lateral jsonb_to_record(e.s) as r(ip text, sn text, mac text, make text, model text, family text, "firmwareVersion" text,
-               "compileTime" timestamptz, online boolean, "missedPolls" int, rt5s float8, "rate30m" float8, avg float8, ideal float8,
-               "workMode" text, "faultLabels" jsonb, state jsonb, "takenAt" timestamptz)
+          select e.rest::json as snap, c ->> 0 as ip, c ->> 1 as sn, c ->> 2 as mac, c ->> 3 as make, c ->> 4 as model, c ->> 5 as family,
+                 c ->> 6 as "firmwareVersion", (c ->> 7)::timestamptz as "compileTime", (c ->> 8)::boolean as online, (c ->> 9)::int as "missedPolls",
+                 (c ->> 10)::float8 as rt5s, (c ->> 11)::float8 as "rate30m", (c ->> 12)::float8 as avg, (c ->> 13)::float8 as ideal,
+                 c ->> 14 as "workMode", c -> 15 as "faultLabels", c -> 16 as state, (c ->> 17)::timestamptz as "takenAt",
+                 (c ->> 18)::float8 as tmax, (c ->> 19)::float8 as tcm, (c ->> 20)::float8 as tpm, (c ->> 21)::float8 as fmin,
+                 (c ->> 22)::float8 as fmax, (c ->> 23)::bigint as el, c ->> 24 as lf
+          from rows from (jsonb_array_elements(${JSON.stringify(columns)}::jsonb), unnest(string_to_array(${rests}::text, E'\n'))) as e(c, rest)
         ),
         up as (
           insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,

@@ -33,7 +33,7 @@ export async function farmMinerOptions(db: DB, agentKey: string, name: FarmOptio
     return rows.map((r) => ({ text: r.dated ? `${r.v.slice(0, 4)}-${r.v.slice(4, 6)}-${r.v.slice(6, 8)}` : r.v, value: r.v }));
   }
   const { rows } = await sql<{ v: string }>`
-    select distinct p ->> 'url' as v from miners m, jsonb_array_elements(m.snapshot -> 'pools') p
+    select distinct p ->> 'url' as v from miners m, json_array_elements(m.snapshot -> 'pools') p
     where m.agent_key = ${agentKey} and coalesce(p ->> 'url', '') <> '' order by 1
   `.execute(db);
   return rows.map((r) => ({ text: r.v, value: r.v }));

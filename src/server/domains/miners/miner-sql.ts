@@ -1,7 +1,8 @@
 /**
  * SQL pieces shared by the miner read use-cases: the list filter as a WHERE clause, one expression per
- * sortable column, and the row columns computed from the denormalised columns and the latest `snapshot`
- * jsonb (alias `m` = miners). Everything is computed in the database; only a page of rows leaves it.
+ * sortable column, and the row columns computed from the denormalised columns and the rest of the latest reading in
+ * `snapshot` (json, stored-reading.ts; alias `m` = miners). Everything is computed in the database; only a page of
+ * rows leaves it.
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { FaultLabel, MinerErrorCode, MinerSnapshot, MinerStateFlags, PoolStatus, WorkMode } from '@shared/schemas/miner-snapshot';
@@ -37,7 +38,7 @@ export function minerWhere(agentKey: string, f: MinerFilter): RawBuilder<unknown
     conds.push(sql`(m.firmware_version = ${f.firmware} or (m.compile_time is not null and to_char(m.compile_time at time zone 'UTC', 'YYYYMMDD') = ${f.firmware}))`);
   }
   if (f.pool) {
-    conds.push(sql`exists (select 1 from jsonb_array_elements(m.snapshot -> 'pools') p where strpos(lower(p ->> 'url'), ${f.pool.toLowerCase()}) > 0)`);
+    conds.push(sql`exists (select 1 from json_array_elements(m.snapshot -> 'pools') p where strpos(lower(p ->> 'url'), ${f.pool.toLowerCase()}) > 0)`);
   }
   if (f.customer) {
     // The dropdown (/api/options/customer) gives the customer's id; marks keep the customer's name. A name works too.
@@ -56,9 +57,9 @@ export function minerWhere(agentKey: string, f: MinerFilter): RawBuilder<unknown
 }
 
 const path = (p: string) => sql.lit(p);
-const minOf = (p: string) => sql`(select min(v::float8) from jsonb_path_query(m.snapshot, ${path(p)}) v)`;
-const maxOf = (p: string) => sql`(select max(v::float8) from jsonb_path_query(m.snapshot, ${path(p)}) v)`;
-const sumOf = (p: string) => sql`(select coalesce(sum(v::float8), 0) from jsonb_path_query(m.snapshot, ${path(p)}) v)`;
+const minOf = (p: string) => sql`(select min(v::float8) from jsonb_path_query(m.snapshot::jsonb, ${path(p)}) v)`;
+const maxOf = (p: string) => sql`(select max(v::float8) from jsonb_path_query(m.snapshot::jsonb, ${path(p)}) v)`;
+const sumOf = (p: string) => sql`(select coalesce(sum(v::float8), 0) from jsonb_path_query(m.snapshot::jsonb, ${path(p)}) v)`;
 const pool = (i: number, field: 'url' | 'user' | 'status') => sql`coalesce(m.snapshot -> 'pools' -> ${sql.lit(i)} ->> ${sql.lit(field)}, '')`;
 
 /** IP order: numeric for IPv4 (index miners_farm_ip_order), then text. */
@@ -96,16 +97,16 @@ export const COLUMN_SQL: Record<MinerSortKey, RawBuilder<unknown>> = {
   tempPicMax: maxOf('$.boards[*].tempPic[*]'),
   fanMin: sql`m.sync_fan_min`,
   fanMax: sql`m.sync_fan_max`,
-  chainNum: sql`coalesce(jsonb_array_length(m.snapshot -> 'boards'), 0)`,
+  chainNum: sql`coalesce(json_array_length(m.snapshot -> 'boards'), 0)`,
   chipNum: sumOf('$.boards[*].chips'),
   totalAcnNum: sumOf('$.boards[*].expectedChips'),
   hwErrors: sumOf('$.boards[*].hwErrors'),
-  frequency: sql`(select avg(v::float8) from jsonb_path_query(m.snapshot, '$.boards[*].freqMhz') v where v::float8 > 0)`,
+  frequency: sql`(select avg(v::float8) from jsonb_path_query(m.snapshot::jsonb, '$.boards[*].freqMhz') v where v::float8 > 0)`,
   rejectedRate: sql`(select case when sum((p ->> 'accepted')::float8 + (p ->> 'rejected')::float8) > 0
                        then sum((p ->> 'rejected')::float8) * 100 / sum((p ->> 'accepted')::float8 + (p ->> 'rejected')::float8) end
-                     from jsonb_array_elements(m.snapshot -> 'pools') p)`,
+                     from json_array_elements(m.snapshot -> 'pools') p)`,
   powerW: sql`(m.snapshot ->> 'powerW')::float8`,
-  errorCode: sql`coalesce((select string_agg((e ->> 'code') || ': ' || (e ->> 'message'), '; ') from jsonb_array_elements(m.snapshot -> 'errorCodes') e), '')`,
+  errorCode: sql`coalesce((select string_agg((e ->> 'code') || ': ' || (e ->> 'message'), '; ') from json_array_elements(m.snapshot -> 'errorCodes') e), '')`,
   faultReason: sql`array_to_string(m.fault_labels, ',')`,
   pool1Url: pool(0, 'url'),
   pool1User: pool(0, 'user'),
@@ -113,7 +114,7 @@ export const COLUMN_SQL: Record<MinerSortKey, RawBuilder<unknown>> = {
   pool2User: pool(1, 'user'),
   pool3Url: pool(2, 'url'),
   pool3User: pool(2, 'user'),
-  poolStatus: sql`coalesce((select p ->> 'status' from jsonb_array_elements(m.snapshot -> 'pools') with ordinality x(p, i)
+  poolStatus: sql`coalesce((select p ->> 'status' from json_array_elements(m.snapshot -> 'pools') with ordinality x(p, i)
                             order by coalesce((p ->> 'active')::boolean, false) desc, i limit 1), '')`,
   elapsed: sql`m.elapsed_sec`,
   missedPolls: sql`m.missed_polls`,
@@ -156,7 +157,7 @@ type RowTuple = [
 export interface RawMinerRow {
   /** The plain columns and the hourly figures as one JSON array (RowTuple). */
   r: string;
-  /** The list's figures of the latest reading as the ingest stored them (listFigures, JSON); null for rows it has not written since. */
+  /** The list's figures of the latest reading as the ingest stored them (listFiguresText, JSON); null for rows it has not written since. */
   list_figures: string | null;
   /** The latest reading, read only when list_figures is null (the figures are then computed from it). */
   snapshot: Partial<MinerSnapshot> | null;
@@ -168,7 +169,7 @@ export interface RawMinerRow {
  * - the plain columns and the hourly figures come as one JSON array text: on PGlite, handing over 24 typed columns
  *   per row (dates, arrays, jsonb each parsed on their own) cost twice as much as building and parsing one text;
  * - the reading's figures (temperatures, fans, chips, pools …: listFigures) are stored by the ingest beside the
- *   reading (miners.list_figures, ~0.4 kB of JSON), so a page reads them instead of the 1.5 kB snapshot: shipping
+ *   reading (miners.list_figures, a ~0.35 kB JSON array: listFiguresText), so a page reads them instead of the reading: shipping
  *   and parsing 50 snapshots was half the database time of a page on PostgreSQL. A row written otherwise (older
  *   rows, tests writing SQL) has no figures: its snapshot is read and they are computed here, with the same
  *   definitions as COLUMN_SQL.
@@ -182,20 +183,31 @@ const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinit
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const field = (o: unknown, k: string): unknown => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined);
 
-/** Lowest / highest of the numbers (null when none), as min(v::float8) / max(v::float8) over a jsonpath. */
-function extreme(values: Iterable<unknown>, max: boolean): number | null {
-  let best: number | null = null;
-  for (const v of values) if (num(v) && (best === null || (max ? v > best : v < best))) best = v;
-  return best;
+/** Lowest and highest number of the lists (nulls when none), as min(v::float8) / max(v::float8) over a jsonpath. Plain loops: the ingest runs this for every miner of every upload. */
+function extremes(lists: readonly unknown[]): [number | null, number | null] {
+  let lo: number | null = null;
+  let hi: number | null = null;
+  for (const l of lists) {
+    if (!Array.isArray(l)) continue;
+    for (const v of l) {
+      if (!num(v)) continue;
+      if (lo === null || v < lo) lo = v;
+      if (hi === null || v > hi) hi = v;
+    }
+  }
+  return [lo, hi];
 }
 
-function* boardValues(boards: unknown[], key: string): Generator<unknown> {
-  for (const b of boards) yield* list(field(b, key));
-}
+/** The lists under `key` of each board. */
+const boardLists = (boards: unknown[], key: string): unknown[] => boards.map((b) => field(b, key));
 
-function sum(values: Iterable<unknown>): number {
+/** Sum of the numbers under `key` of each item. */
+function sumOfField(items: unknown[], key: string): number {
   let s = 0;
-  for (const v of values) if (num(v)) s += v;
+  for (const o of items) {
+    const v = field(o, key);
+    if (num(v)) s += v;
+  }
   return s;
 }
 
@@ -204,7 +216,19 @@ export function snapshotFigures(snap: Partial<MinerSnapshot> | null) {
   const boards = list(snap?.boards);
   const pools = list(snap?.pools);
   const fans = list(snap?.fans);
-  const freqs = boards.map((b) => field(b, 'freqMhz')).filter((v): v is number => num(v) && v > 0);
+  let freqSum = 0;
+  let freqN = 0;
+  for (const b of boards) {
+    const v = field(b, 'freqMhz');
+    if (num(v) && v > 0) {
+      freqSum += v;
+      freqN++;
+    }
+  }
+  const [tempChipMin, tempChipMax] = extremes(boardLists(boards, 'tempChip'));
+  const [tempPcbMin, tempPcbMax] = extremes(boardLists(boards, 'tempPcb'));
+  const [tempPicMin, tempPicMax] = extremes(boardLists(boards, 'tempPic'));
+  const [fanMin, fanMax] = extremes([fans]);
   let rejected = 0;
   let total = 0;
   for (const p of pools) {
@@ -222,20 +246,20 @@ export function snapshotFigures(snap: Partial<MinerSnapshot> | null) {
     fans: fans as number[],
     errorCodes: errors as MinerErrorCode[],
     pools: pools.map((p) => ({ url: text(field(p, 'url')) ?? undefined, user: text(field(p, 'user')) ?? undefined, status: text(field(p, 'status')) ?? undefined })),
-    tempChipMin: extreme(boardValues(boards, 'tempChip'), false),
-    tempChipMax: extreme(boardValues(boards, 'tempChip'), true),
-    tempPcbMin: extreme(boardValues(boards, 'tempPcb'), false),
-    tempPcbMax: extreme(boardValues(boards, 'tempPcb'), true),
-    tempPicMin: extreme(boardValues(boards, 'tempPic'), false),
-    tempPicMax: extreme(boardValues(boards, 'tempPic'), true),
-    fanMin: extreme(fans, false),
-    fanMax: extreme(fans, true),
+    tempChipMin,
+    tempChipMax,
+    tempPcbMin,
+    tempPcbMax,
+    tempPicMin,
+    tempPicMax,
+    fanMin,
+    fanMax,
     chainNum: boards.length,
-    chipNum: Math.round(sum(boards.map((b) => field(b, 'chips')))),
-    totalAcnNum: Math.round(sum(boards.map((b) => field(b, 'expectedChips')))),
+    chipNum: Math.round(sumOfField(boards, 'chips')),
+    totalAcnNum: Math.round(sumOfField(boards, 'expectedChips')),
     chainAcn: sortedBoards.map((b) => text(field(b, 'chips'))).filter((c): c is string => c !== null).join('/'),
-    hwErrors: sum(boards.map((b) => field(b, 'hwErrors'))),
-    frequency: freqs.length ? sum(freqs) / freqs.length : null,
+    hwErrors: sumOfField(boards, 'hwErrors'),
+    frequency: freqN ? freqSum / freqN : null,
     rejectedRate: total > 0 ? (rejected * 100) / total : null,
     powerW: num(power) ? power : null,
     // string_agg skips an entry whose code or message is missing (the concatenation is null)
@@ -296,6 +320,28 @@ export function listFigures(snap: Partial<MinerSnapshot> | null): ListFigures {
   };
 }
 
+/** The order in which miners.list_figures keeps the figures: a JSON array, half the bytes of an object with its keys. */
+const LIST_FIGURE_KEYS = [
+  'tempChipMin', 'tempChipMax', 'tempChipsDiff', 'tempPcbMin', 'tempPcbMax', 'tempPicMin', 'tempPicMax', 'fans', 'fanMin', 'fanMax',
+  'chainNum', 'chipNum', 'totalAcnNum', 'chainAcn', 'hwErrors', 'frequency', 'rejectedRate', 'powerW', 'errorCodes', 'errorCode',
+  'pool1Url', 'pool1User', 'pool1Status', 'pool2Url', 'pool2User', 'pool2Status', 'pool3Url', 'pool3User', 'pool3Status', 'poolStatus',
+] as const satisfies readonly (keyof ListFigures)[];
+
+/** What the ingest stores in miners.list_figures for a reading: its list figures as a JSON array in LIST_FIGURE_KEYS order. */
+export function listFiguresText(snap: Partial<MinerSnapshot> | null): string {
+  const f = listFigures(snap);
+  return JSON.stringify(LIST_FIGURE_KEYS.map((k) => f[k]));
+}
+
+/** miners.list_figures read back (an array in LIST_FIGURE_KEYS order; rows stored before as an object with keys read as they are). */
+export function parseListFigures(text: string): ListFigures {
+  const v = JSON.parse(text) as unknown;
+  if (!Array.isArray(v)) return v as ListFigures;
+  const o: Record<string, unknown> = {};
+  for (let i = 0; i < LIST_FIGURE_KEYS.length; i++) o[LIST_FIGURE_KEYS[i]!] = v[i];
+  return o as ListFigures;
+}
+
 export function iso(v: Date | string | null): string | null {
   if (v === null) return null;
   return (v instanceof Date ? v : new Date(v)).toISOString();
@@ -320,7 +366,7 @@ function stateFlags(s: Record<string, boolean>, online: boolean): MinerStateFlag
 }
 
 export function toMinerRow(raw: RawMinerRow): MinerRow {
-  const figures = raw.list_figures !== null && raw.list_figures !== undefined ? (JSON.parse(raw.list_figures) as ListFigures) : listFigures(raw.snapshot);
+  const figures = raw.list_figures !== null && raw.list_figures !== undefined ? parseListFigures(raw.list_figures) : listFigures(raw.snapshot);
   const [id, ip, sn, mac, make, model, family, firmwareVersion, compileTimeMs, online, missedPolls, rt5s, rate30m, avg, ideal, workMode, elapsedSec,
     faultLabels, stateJson, takenAtMs, firstSeenAtMs, hashRatePercent, rate1Hour, rate24Hour] = JSON.parse(raw.r) as RowTuple;
   const state = stateFlags(stateJson ?? {}, online);
