@@ -73,7 +73,8 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
     uploading = false;
     await reader;
     if (probe.status !== 200) throw new Error(`${label}: probe ingest answered ${probe.status}`);
-    listWaits = `${waits.length} / ${ms(quantile(waits, 0.5))} / ${ms(Math.max(...waits))}`;
+    listWaits = `${waits.length} / ${ms(quantile(waits, 0.5))} / ${ms(Math.max(...waits))} (upload ${ms(probe.ms)})`;
+    if (process.env.HF_BENCH_VERBOSE) console.log(label, 'list waits', waits.map((w) => Math.round(w)).join(' '));
   } finally {
     agent.close();
     admin.close();
@@ -124,5 +125,5 @@ export async function run(): Promise<void> {
     rows,
   );
   console.log('CPU and WAL columns: median per steady batch. RSS: the Node server process (on PostgreSQL the database runs in its own processes).');
-  console.log('List during ingest: a console asking list pages one after another while one more batch is applied (requests answered, median and longest wait).');
+  console.log('List during ingest: a console asking list pages one after another while one more batch is applied (requests answered, median and longest wait; that upload\'s own time). HF_BENCH_VERBOSE=1 prints every wait.');
 }

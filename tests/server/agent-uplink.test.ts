@@ -4,6 +4,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, AgentConfig, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import { ingestSnapshots } from '@server/domains/miners/ingest-snapshots';
 import { type ReadingColumns, fullReading } from '@server/domains/miners/stored-reading';
 import { gzipBatch, minerIp, readingTempMax, snapshotBatch } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin } from './harness';
@@ -308,6 +309,44 @@ describe('agent uplink', () => {
       const res = await postJson(farm, '/snapshots', snapshotBatch({ batchSeq: 6, count: 0, takenAt: at(6) }));
       expect(body(res).data).toEqual({ accepted: 0, duplicate: false });
       expect(body(await postJson(farm, '/snapshots', snapshotBatch({ batchSeq: 6, count: 0, takenAt: at(6) }))).data).toEqual({ accepted: 0, duplicate: true });
+    });
+
+    it('applies a batch a chunk per transaction (PGlite): a batch cut short is finished by its retry, each reading counted once', async () => {
+      const cut = await createFarm(admin, 'uplink-cut');
+      const one = snapshotBatch({ batchSeq: 1, count: 50, takenAt: at(1) });
+      const two = snapshotBatch({ batchSeq: 2, count: 50, takenAt: at(2), rateFactor: 1.02 });
+      expect(await ingestSnapshots(t.db, cut.agentKey, one, { chunkSize: 7, chunkTransactions: true })).toEqual({ accepted: 50, duplicate: false });
+      // The second cycle stops after 3 of its 8 chunks (a crash): 21 miners have it, the batch is not complete.
+      await expect(ingestSnapshots(t.db, cut.agentKey, two, { chunkSize: 7, failAfterChunks: 3, chunkTransactions: true })).rejects.toThrow();
+      const half = await stored(cut.agentKey);
+      expect(half.hours.filter((h) => h.samples === 2)).toHaveLength(21);
+      expect(half.batches.map((b) => b.complete)).toEqual([true, false]);
+      expect(half.minutes).toHaveLength(1);
+      // The agent's retry of the same upload, and a second copy of it at the same time: the rest is applied once (a
+      // copy that meets a chunk the other applied fails; the agent's next retry of it answers duplicate).
+      const retry = { chunkSize: 7, chunkTransactions: true };
+      const retries = await Promise.allSettled([ingestSnapshots(t.db, cut.agentKey, two, retry), ingestSnapshots(t.db, cut.agentKey, two, retry)]);
+      expect(retries.filter((r) => r.status === 'fulfilled').map((r) => r.value)).toContainEqual({ accepted: 50, duplicate: false });
+      const s = await stored(cut.agentKey);
+      expect(s.hours).toHaveLength(50);
+      for (const h of s.hours) {
+        const a = one.snapshots.find((x) => x.ip === h.ip)!;
+        const b = two.snapshots.find((x) => x.ip === h.ip)!;
+        expect(h.samples).toBe(2);
+        expect(close(h.real_sum, a.rt5s + b.rt5s)).toBe(true);
+      }
+      expect(s.minutes.map((m) => m.total)).toEqual([50, 50]);
+      expect(s.batches.map((b) => b.complete)).toEqual([true, true]);
+      expect(await t.db.selectFrom('snapshot_batch_chunks').selectAll().where('agent_key', '=', cut.agentKey).execute()).toEqual([]);
+      expect(body(await postJson(cut, '/snapshots', two)).data).toEqual({ accepted: 0, duplicate: true });
+      expect(await stored(cut.agentKey)).toEqual(s);
+
+      // In one transaction (PostgreSQL's way), a batch cut short leaves nothing, and its retry applies it whole.
+      const three = snapshotBatch({ batchSeq: 3, count: 50, takenAt: at(3) });
+      await expect(ingestSnapshots(t.db, cut.agentKey, three, { chunkSize: 7, failAfterChunks: 3, chunkTransactions: false })).rejects.toThrow();
+      expect(await stored(cut.agentKey)).toEqual(s);
+      expect(await ingestSnapshots(t.db, cut.agentKey, three, { chunkSize: 7, chunkTransactions: false })).toEqual({ accepted: 50, duplicate: false });
+      expect((await stored(cut.agentKey)).hours.every((h) => h.samples === 3)).toBe(true);
     });
   });
 

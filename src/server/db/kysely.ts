@@ -40,8 +40,15 @@ export async function migrate(db: Kysely<unknown>): Promise<void> {
   if (error || failed) throw new Error(`migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);
 }
 
+/** The Kysely instances over the embedded PGlite (one connection for everything: see isEmbedded). */
+const embedded = new WeakSet<DB>();
+
+/** Whether `db` runs on the embedded PGlite, where every query waits for the one connection (and a transaction holds it). */
+export const isEmbedded = (db: DB): boolean => embedded.has(db);
+
 export function pgliteDatabase(pglite: PGlite): OpenedDatabase {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  embedded.add(db);
   return { db, kind: 'pglite', pglite, close: () => pglite.close() };
 }
 

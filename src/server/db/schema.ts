@@ -154,6 +154,15 @@ export interface SnapshotBatchesTable {
   received_at: TimestampDefault;
   miner_count: number;
   rolled_up: Generated<boolean>;
+  /** False while a batch applied a chunk per transaction is in progress (migration 202611230320). */
+  complete: Generated<boolean>;
+}
+
+/** The chunks of a batch in progress that are applied (migration 202611230320). */
+export interface SnapshotBatchChunksTable {
+  agent_key: string;
+  batch_seq: ColumnType<string, number | string, never>;
+  chunk: number;
 }
 
 export interface FarmStatsMinuteTable {
@@ -282,6 +291,7 @@ export interface ScanIpRangesTable {
 export interface Database {
   miners: MinersTable;
   snapshot_batches: SnapshotBatchesTable;
+  snapshot_batch_chunks: SnapshotBatchChunksTable;
   farm_stats_minute: FarmStatsMinuteTable;
   miner_stats_hour: MinerStatsHourTable;
   agent_tasks: AgentTasksTable;

@@ -1,8 +1,15 @@
 /**
- * Stores one agent upload: once per (farm, batchSeq), in one transaction. Miners are upserted in bulk, CHUNK
- * miners per statement (20,000 miners = 10 statements); an older reading never overwrites a newer one (rolled-up
- * or late batches). The farm's per-minute row and each miner's hourly row are updated from the same batch, so
- * history needs no second pass.
+ * Stores one agent upload once per (farm, batchSeq). Miners are upserted in bulk, CHUNK miners per statement (20,000
+ * miners = 10 statements); an older reading never overwrites a newer one (rolled-up or late batches). The farm's
+ * per-minute row and each miner's hourly row are updated from the same batch, so history needs no second pass.
+ *
+ * Transactions: on PostgreSQL the whole upload is one transaction. On the embedded PGlite there is one connection for
+ * everything and a transaction holds it, so a 20,000-miner upload in one transaction kept every console request
+ * waiting for its whole length (3.5–5.8 s, once a minute). There each chunk is a transaction of its own, and the
+ * console's requests run between chunks. A chunk's transaction also marks it applied (snapshot_batch_chunks) and the
+ * batch is marked complete at the end (snapshot_batches.complete, migration 202611230320): a batch cut short (crash,
+ * error) is not a duplicate, and its retry applies only the chunks that are missing, so every reading is counted
+ * once. Between chunks a console may see part of the farm at the new cycle and part at the previous one.
  *
  * One statement per chunk, two parameters: a JSON array per reading of its columns and the figures computed here
  * (jsonb: a third of the bytes), and the rest of each reading as JSON text, one per line, stored as miners.snapshot
@@ -16,7 +23,10 @@
  *   written every minute) and list_figures as an object with its keys; there was no vacuum between uploads on
  *   PGlite. Now the reading is split (stored-reading.ts), list_figures is an array (miner-sql.ts listFiguresText),
  *   the list figures are computed with plain loops, and each upload is followed by a vacuum. PGlite round trip
- *   5.4 s → 3.75 s (server CPU 5.8 → 3.7 s); PostgreSQL 3.0 → 2.6 s (database CPU 2.3 → 1.7 s, WAL 72 → 63 MB).
+ *   5.4 s → 3.4–3.9 s (server CPU 5.8 → 3.4–3.7 s); PostgreSQL 3.0 → 2.6 s (database CPU 2.3 → 1.7 s, WAL 72 → 63 MB).
+ *   With a transaction per chunk on PGlite, the longest wait of a console's list request during an upload went from
+ *   3.5–5.8 s to ~1 s (now the server parsing the 30 MB upload, not the database; a request waits ~0.3 s per chunk),
+ *   with no loss of upload time.
  *   What is left on PGlite: the parameters' trip into WebAssembly and their parsing ~0.8 s, the Node work of
  *   the upload (gunzip, parse, validation, building the parameters) ~1 s, the update of 20,000 rows and their ten
  *   indexes ~1.5 s (no update can be HOT: rt5s, taken_at, version and the chip temperature change every cycle and
@@ -29,10 +39,10 @@
  *   (miners.sync_*) are computed here rather than as generated columns (jsonpath walks cost PostgreSQL 1.5–2 s per
  *   upload, migration 202611230130); miner_stats_hour has fillfactor 50 so its updates are HOT.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import type { DB } from '../../db/kysely';
+import { type DB, isEmbedded } from '../../db/kysely';
 import { listFiguresText } from './miner-sql';
 import { storedReading } from './stored-reading';
 import { STAT_HOUR_UPSERT } from './miner-stats';
@@ -76,8 +86,19 @@ function latestPerIp(snapshots: MinerSnapshot[]): MinerSnapshot[] {
   return byIp.size === snapshots.length ? snapshots : [...byIp.values()];
 }
 
-export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch): Promise<SnapshotBatchResult> {
-  const result = await applyBatch(db, agentKey, batch);
+export interface IngestOptions {
+  /** Miners per chunk (tests). */
+  chunkSize?: number;
+  /** Fail after this many chunks were applied: a crash in the middle of a batch (tests). */
+  failAfterChunks?: number;
+  /** A transaction per chunk (default: on the embedded PGlite only, see the file comment). */
+  chunkTransactions?: boolean;
+}
+
+export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
+  const result = (opts.chunkTransactions ?? isEmbedded(db))
+    ? await applyBatch(db, agentKey, batch, opts)
+    : await db.transaction().execute((trx) => applyBatch(trx, agentKey, batch, opts));
   // The rows this upload replaced are dead now: vacuumed at once, the next upload's row versions reuse their space.
   // PGlite has no autovacuum; without this an upload left ~40 MB of dead rows until the 10-minute maintenance, and every
   // upload in between was slower (20,000 miners on PGlite: ~6 s → ~4.8 s of CPU per upload, vacuum itself ~60 ms).
@@ -86,129 +107,187 @@ export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotB
   return result;
 }
 
-async function applyBatch(db: DB, agentKey: string, batch: SnapshotBatch): Promise<SnapshotBatchResult> {
-  return db.transaction().execute(async (trx) => {
+/** Runs `work` in a transaction of its own, or inside the one `db` already is. */
+function inTransaction<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+async function applyBatch(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions): Promise<SnapshotBatchResult> {
+  const chunked = !db.isTransaction;
+  const claim = await inTransaction(db, async (trx) => {
     const fresh = await trx
       .insertInto('snapshot_batches')
-      .values({ agent_key: agentKey, batch_seq: batch.batchSeq, cycle_started_at: batch.cycleStartedAt, miner_count: batch.snapshots.length, rolled_up: Boolean(batch.rolledUp) })
+      .values({ agent_key: agentKey, batch_seq: batch.batchSeq, cycle_started_at: batch.cycleStartedAt, miner_count: batch.snapshots.length, rolled_up: Boolean(batch.rolledUp), complete: false })
       .onConflict((oc) => oc.columns(['agent_key', 'batch_seq']).doNothing())
       .returning('batch_seq')
       .executeTakeFirst();
-    if (!fresh) return { accepted: 0, duplicate: true };
-    if (batch.snapshots.length === 0) return { accepted: 0, duplicate: false };
+    if (fresh) return 'new';
+    const row = await trx.selectFrom('snapshot_batches').select('complete').where('agent_key', '=', agentKey).where('batch_seq', '=', String(batch.batchSeq)).executeTakeFirst();
+    return row?.complete ? 'done' : 'resume';
+  });
+  if (claim === 'done') return { accepted: 0, duplicate: true };
+  // A batch cut short before: the chunks it applied are skipped.
+  const applied = new Set<number>();
+  if (claim === 'resume') {
+    const rows = await db.selectFrom('snapshot_batch_chunks').select('chunk').where('agent_key', '=', agentKey).where('batch_seq', '=', String(batch.batchSeq)).execute();
+    for (const r of rows) applied.add(r.chunk);
+  }
 
-    // The chunk's recordset is kept in memory (a spill to temporary files costs PGlite file writes), only for this transaction.
-    await sql`set local work_mem = '64MB'`.execute(trx);
-    const snapshots = latestPerIp(batch.snapshots);
-    // Pipelined: the next chunk's parameters (JSON of ~3 MB) are built while the database works on this one, so on
-    // PostgreSQL the server's share overlaps the database's instead of adding to it (one statement in flight at a time).
-    let inFlight: Promise<unknown> | null = null;
-    for (let i = 0; i < snapshots.length; i += CHUNK) {
-      const chunk = snapshots.slice(i, i + CHUNK);
-      // Per reading, one JSON array of its columns, the figures computed here included (list_figures: the list's figures
-      // of the reading as JSON text, miner-sql.ts listFiguresText); and, one per line, the rest of the reading for
-      // miners.snapshot (stored-reading.ts: JSON.stringify never writes a raw line break).
-      const columns = chunk.map((s) => {
-        const f = syncFigures(s);
-        return [s.ip, s.sn, s.mac, s.make, s.model, s.family, s.firmwareVersion, s.compileTime, s.online, s.missedPolls, s.rt5s, s.rate30m, s.avg, s.ideal,
-                s.workMode, s.faultLabels, s.state, s.takenAt, tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec), listFiguresText(s)];
-      });
-      const rests = chunk.map(storedReading).join('\n');
-      const statement = sql`
-        with x as materialized (
-          select e.rest::json as snap, c ->> 0 as ip, c ->> 1 as sn, c ->> 2 as mac, c ->> 3 as make, c ->> 4 as model, c ->> 5 as family,
-                 c ->> 6 as "firmwareVersion", (c ->> 7)::timestamptz as "compileTime", (c ->> 8)::boolean as online, (c ->> 9)::int as "missedPolls",
-                 (c ->> 10)::float8 as rt5s, (c ->> 11)::float8 as "rate30m", (c ->> 12)::float8 as avg, (c ->> 13)::float8 as ideal,
-                 c ->> 14 as "workMode", c -> 15 as "faultLabels", c -> 16 as state, (c ->> 17)::timestamptz as "takenAt",
-                 (c ->> 18)::float8 as tmax, (c ->> 19)::float8 as tcm, (c ->> 20)::float8 as tpm, (c ->> 21)::float8 as fmin,
-                 (c ->> 22)::float8 as fmax, (c ->> 23)::bigint as el, c ->> 24 as lf
-          from rows from (jsonb_array_elements(${JSON.stringify(columns)}::jsonb), unnest(string_to_array(${rests}::text, E'\n'))) as e(c, rest)
-        ),
-        up as (
-          insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
-                              rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at, updated_at,
-                              sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
-                              stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum)
-          select ${agentKey}, x.ip, x.sn, x.mac, x.make, x.model, x.family, x."firmwareVersion", x."compileTime", x.online, x."missedPolls",
-                 x.rt5s, x."rate30m", x.avg, x.ideal, x."workMode", x.el, x.tmax,
-                 coalesce(array(select jsonb_array_elements_text(x."faultLabels")), '{}'), x.state, x.snap, x."takenAt", now(),
-                 x.tcm, x.tpm, x.fmin, x.fmax, x.lf,
-                 date_trunc('hour', x."takenAt"), 1, x.online::int, x.rt5s, x.ideal
-          from x
-          on conflict (agent_key, ip) do update set
-            sn = excluded.sn, mac = excluded.mac, make = excluded.make, model = excluded.model, family = excluded.family,
-            firmware_version = excluded.firmware_version, compile_time = excluded.compile_time, online = excluded.online,
-            missed_polls = excluded.missed_polls, rt5s = excluded.rt5s, rate30m = excluded.rate30m, avg = excluded.avg,
-            ideal = excluded.ideal, work_mode = excluded.work_mode, elapsed_sec = excluded.elapsed_sec, temp_max = excluded.temp_max,
-            fault_labels = excluded.fault_labels, state = excluded.state, snapshot = excluded.snapshot, taken_at = excluded.taken_at,
-            sync_temp_chip_max = excluded.sync_temp_chip_max, sync_temp_pcb_max = excluded.sync_temp_pcb_max,
-            sync_fan_min = excluded.sync_fan_min, sync_fan_max = excluded.sync_fan_max, list_figures = excluded.list_figures,
-            ${STAT_HOUR_UPSERT},
-            updated_at = now(), version = nextval('row_version_seq')
-          where miners.taken_at <= excluded.taken_at
-          returning id, ip
-        )
-        -- Hourly per-miner history from every reading, also the older ones the upsert left out (their miner's id looked up).
-        insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
-        select coalesce(up.id, (select m.id from miners m where m.agent_key = ${agentKey} and m.ip = x.ip)),
-               date_trunc('hour', x."takenAt"), 1, x.rt5s, x.ideal, x.tmax, case when x.online then 1 else 0 end
-        from x left join up on up.ip = x.ip
-        on conflict (miner_id, at) do update set
-          samples = miner_stats_hour.samples + 1,
-          real_sum = miner_stats_hour.real_sum + excluded.real_sum,
-          ideal_sum = miner_stats_hour.ideal_sum + excluded.ideal_sum,
-          temp_max = greatest(miner_stats_hour.temp_max, excluded.temp_max),
-          online_samples = miner_stats_hour.online_samples + excluded.online_samples
-      `;
+  const snapshots = latestPerIp(batch.snapshots);
+  const size = opts.chunkSize ?? CHUNK;
+  // The chunk's recordset is kept in memory (a spill to temporary files costs PGlite file writes), only for this transaction.
+  if (!chunked) await sql`set local work_mem = '64MB'`.execute(db);
+  // Pipelined: the next chunk's parameters (JSON of ~3 MB) are built while the database works on this one, so on
+  // PostgreSQL the server's share overlaps the database's instead of adding to it (one statement in flight at a time).
+  const seq = String(batch.batchSeq);
+  let inFlight: Promise<unknown> | null = null;
+  try {
+    for (let i = 0, n = 0; i < snapshots.length; i += size, n++) {
+      if (applied.has(n)) continue;
+      const statement = chunkStatement(agentKey, snapshots.slice(i, i + size), chunked ? { batchSeq: batch.batchSeq, chunk: n } : null);
       if (inFlight) await inFlight;
-      inFlight = statement.execute(trx);
+      if (opts.failAfterChunks !== undefined && n >= opts.failAfterChunks) throw new Error('ingest stopped (test)');
+      inFlight = chunked
+        ? db.transaction().execute(async (trx) => {
+            // Another copy of this upload may have finished the batch meanwhile (and cleared its chunk marks): stop.
+            if (await batchComplete(trx, agentKey, seq, 'share')) throw new BatchDone();
+            await sql`set local work_mem = '64MB'`.execute(trx);
+            await statement.execute(trx);
+          })
+        : statement.execute(db);
       // A failure surfaces at the await above or below; this only keeps it from counting as unhandled meanwhile.
       inFlight.catch(() => undefined);
       // Let the statement reach the database (a few promise hops inside Kysely) before building the next chunk.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (inFlight) await inFlight;
+  } catch (err) {
+    if (err instanceof BatchDone) return { accepted: 0, duplicate: true };
+    throw err;
+  }
 
-    // The farm's minute: totals of this cycle (a rolled-up batch lands on its own cycle minute).
-    let real = 0;
-    let ideal = 0;
-    let online = 0;
-    let qualified = 0;
-    let tMax: number | null = null;
-    let tSum = 0;
-    let tN = 0;
-    for (const s of snapshots) {
-      if (s.online) {
-        online++;
-        real += s.rt5s;
-      }
-      ideal += s.ideal;
-      if (s.state.qualified) qualified++;
-      const t = tempMax(s);
-      if (t !== null) {
-        tMax = tMax === null ? t : Math.max(tMax, t);
-        tSum += t;
-        tN++;
-      }
-    }
-    const minute = new Date(Math.floor(new Date(batch.cycleStartedAt).getTime() / 60_000) * 60_000);
-    await trx
-      .insertInto('farm_stats_minute')
-      .values({ agent_key: agentKey, at: minute, real_ghs: real, ideal_ghs: ideal, total: snapshots.length, online, qualified, temp_max: tMax, temp_avg: tN ? tSum / tN : null })
-      .onConflict((oc) =>
-        oc.columns(['agent_key', 'at']).doUpdateSet((eb) => ({
-          real_ghs: eb.ref('excluded.real_ghs'),
-          ideal_ghs: eb.ref('excluded.ideal_ghs'),
-          total: eb.ref('excluded.total'),
-          online: eb.ref('excluded.online'),
-          qualified: eb.ref('excluded.qualified'),
-          temp_max: eb.ref('excluded.temp_max'),
-          temp_avg: eb.ref('excluded.temp_avg'),
-        })),
-      )
-      .execute();
-
-    await sql`update farms set miner_count = (select count(*) from miners where agent_key = ${agentKey}), last_online_at = now() where agent_key = ${agentKey}`.execute(trx);
-    return { accepted: batch.snapshots.length, duplicate: false };
+  const done = await inTransaction(db, async (trx) => {
+    if (await batchComplete(trx, agentKey, seq, 'update')) return true;
+    if (snapshots.length > 0) await farmMinute(trx, agentKey, batch, snapshots);
+    await trx.updateTable('snapshot_batches').set({ complete: true }).where('agent_key', '=', agentKey).where('batch_seq', '=', seq).execute();
+    if (claim === 'resume' || chunked) await trx.deleteFrom('snapshot_batch_chunks').where('agent_key', '=', agentKey).where('batch_seq', '=', seq).execute();
+    return false;
   });
+  if (done) return { accepted: 0, duplicate: true };
+  return { accepted: batch.snapshots.length, duplicate: false };
+}
+
+/** Thrown inside a chunk's transaction when another copy of the upload completed the batch first. */
+class BatchDone extends Error {}
+
+/** Whether the batch is complete, its row locked (share: against completion meanwhile; update: to complete it). */
+async function batchComplete(trx: DB, agentKey: string, seq: string, lock: 'share' | 'update'): Promise<boolean> {
+  const { rows } = await sql<{ complete: boolean }>`
+    select complete from snapshot_batches where agent_key = ${agentKey} and batch_seq = ${seq} ${lock === 'share' ? sql`for share` : sql`for update`}
+  `.execute(trx);
+  return rows[0]?.complete ?? true;
+}
+
+/** The farm's minute: totals of this cycle (a rolled-up batch lands on its own cycle minute), and the farm's counters. */
+async function farmMinute(trx: DB, agentKey: string, batch: SnapshotBatch, snapshots: MinerSnapshot[]): Promise<void> {
+  let real = 0;
+  let ideal = 0;
+  let online = 0;
+  let qualified = 0;
+  let tMax: number | null = null;
+  let tSum = 0;
+  let tN = 0;
+  for (const s of snapshots) {
+    if (s.online) {
+      online++;
+      real += s.rt5s;
+    }
+    ideal += s.ideal;
+    if (s.state.qualified) qualified++;
+    const t = tempMax(s);
+    if (t !== null) {
+      tMax = tMax === null ? t : Math.max(tMax, t);
+      tSum += t;
+      tN++;
+    }
+  }
+  const minute = new Date(Math.floor(new Date(batch.cycleStartedAt).getTime() / 60_000) * 60_000);
+  await trx
+    .insertInto('farm_stats_minute')
+    .values({ agent_key: agentKey, at: minute, real_ghs: real, ideal_ghs: ideal, total: snapshots.length, online, qualified, temp_max: tMax, temp_avg: tN ? tSum / tN : null })
+    .onConflict((oc) =>
+      oc.columns(['agent_key', 'at']).doUpdateSet((eb) => ({
+        real_ghs: eb.ref('excluded.real_ghs'),
+        ideal_ghs: eb.ref('excluded.ideal_ghs'),
+        total: eb.ref('excluded.total'),
+        online: eb.ref('excluded.online'),
+        qualified: eb.ref('excluded.qualified'),
+        temp_max: eb.ref('excluded.temp_max'),
+        temp_avg: eb.ref('excluded.temp_avg'),
+      })),
+    )
+    .execute();
+  await sql`update farms set miner_count = (select count(*) from miners where agent_key = ${agentKey}), last_online_at = now() where agent_key = ${agentKey}`.execute(trx);
+}
+
+/**
+ * The one statement of a chunk (one round trip). With `mark` (a transaction per chunk) it first marks the chunk
+ * applied: a second apply of the same chunk fails on the mark's key instead of counting its readings twice.
+ */
+function chunkStatement(agentKey: string, chunk: MinerSnapshot[], mark: { batchSeq: number; chunk: number } | null): RawBuilder<unknown> {
+  // Per reading, one JSON array of its columns, the figures computed here included (list_figures: the list's figures
+  // of the reading as JSON text, miner-sql.ts listFiguresText); and, one per line, the rest of the reading for
+  // miners.snapshot (stored-reading.ts: JSON.stringify never writes a raw line break).
+  const columns = chunk.map((s) => {
+    const f = syncFigures(s);
+    return [s.ip, s.sn, s.mac, s.make, s.model, s.family, s.firmwareVersion, s.compileTime, s.online, s.missedPolls, s.rt5s, s.rate30m, s.avg, s.ideal,
+            s.workMode, s.faultLabels, s.state, s.takenAt, tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec), listFiguresText(s)];
+  });
+  const rests = chunk.map(storedReading).join('\n');
+  return sql`
+    ${mark ? sql`with mark as (insert into snapshot_batch_chunks (agent_key, batch_seq, chunk) values (${agentKey}, ${mark.batchSeq}, ${mark.chunk})), ` : sql`with `}x as materialized (
+      select e.rest::json as snap, c ->> 0 as ip, c ->> 1 as sn, c ->> 2 as mac, c ->> 3 as make, c ->> 4 as model, c ->> 5 as family,
+             c ->> 6 as "firmwareVersion", (c ->> 7)::timestamptz as "compileTime", (c ->> 8)::boolean as online, (c ->> 9)::int as "missedPolls",
+             (c ->> 10)::float8 as rt5s, (c ->> 11)::float8 as "rate30m", (c ->> 12)::float8 as avg, (c ->> 13)::float8 as ideal,
+             c ->> 14 as "workMode", c -> 15 as "faultLabels", c -> 16 as state, (c ->> 17)::timestamptz as "takenAt",
+             (c ->> 18)::float8 as tmax, (c ->> 19)::float8 as tcm, (c ->> 20)::float8 as tpm, (c ->> 21)::float8 as fmin,
+             (c ->> 22)::float8 as fmax, (c ->> 23)::bigint as el, c ->> 24 as lf
+      from rows from (jsonb_array_elements(${JSON.stringify(columns)}::jsonb), unnest(string_to_array(${rests}::text, E'\n'))) as e(c, rest)
+    ),
+    up as (
+      insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
+                          rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at, updated_at,
+                          sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
+                          stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum)
+      select ${agentKey}, x.ip, x.sn, x.mac, x.make, x.model, x.family, x."firmwareVersion", x."compileTime", x.online, x."missedPolls",
+             x.rt5s, x."rate30m", x.avg, x.ideal, x."workMode", x.el, x.tmax,
+             coalesce(array(select jsonb_array_elements_text(x."faultLabels")), '{}'), x.state, x.snap, x."takenAt", now(),
+             x.tcm, x.tpm, x.fmin, x.fmax, x.lf,
+             date_trunc('hour', x."takenAt"), 1, x.online::int, x.rt5s, x.ideal
+      from x
+      on conflict (agent_key, ip) do update set
+        sn = excluded.sn, mac = excluded.mac, make = excluded.make, model = excluded.model, family = excluded.family,
+        firmware_version = excluded.firmware_version, compile_time = excluded.compile_time, online = excluded.online,
+        missed_polls = excluded.missed_polls, rt5s = excluded.rt5s, rate30m = excluded.rate30m, avg = excluded.avg,
+        ideal = excluded.ideal, work_mode = excluded.work_mode, elapsed_sec = excluded.elapsed_sec, temp_max = excluded.temp_max,
+        fault_labels = excluded.fault_labels, state = excluded.state, snapshot = excluded.snapshot, taken_at = excluded.taken_at,
+        sync_temp_chip_max = excluded.sync_temp_chip_max, sync_temp_pcb_max = excluded.sync_temp_pcb_max,
+        sync_fan_min = excluded.sync_fan_min, sync_fan_max = excluded.sync_fan_max, list_figures = excluded.list_figures,
+        ${STAT_HOUR_UPSERT},
+        updated_at = now(), version = nextval('row_version_seq')
+      where miners.taken_at <= excluded.taken_at
+      returning id, ip
+    )
+    -- Hourly per-miner history from every reading, also the older ones the upsert left out (their miner's id looked up).
+    insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
+    select coalesce(up.id, (select m.id from miners m where m.agent_key = ${agentKey} and m.ip = x.ip)),
+           date_trunc('hour', x."takenAt"), 1, x.rt5s, x.ideal, x.tmax, case when x.online then 1 else 0 end
+    from x left join up on up.ip = x.ip
+    on conflict (miner_id, at) do update set
+      samples = miner_stats_hour.samples + 1,
+      real_sum = miner_stats_hour.real_sum + excluded.real_sum,
+      ideal_sum = miner_stats_hour.ideal_sum + excluded.ideal_sum,
+      temp_max = greatest(miner_stats_hour.temp_max, excluded.temp_max),
+      online_samples = miner_stats_hour.online_samples + excluded.online_samples
+  `;
 }
