@@ -123,4 +123,11 @@ describe('gzipJoined', () => {
       expect((JSON.parse(text) as { snapshots: unknown[] }).snapshots).toHaveLength(n);
     }
   });
+
+  it('encodes non-ASCII text as UTF-8 and grows its scratch buffer for large members', () => {
+    // 1,000 snapshots of ~3 KB each (past the initial scratch size) with multi-byte and astral characters
+    const parts = Array.from({ length: 2100 }, (_, i) => JSON.stringify({ sn: `矿机-${i}-Майнер-😀`, pad: 'x'.repeat(i % 7 === 0 ? 3000 : 20) }));
+    const text = zlib.gunzipSync(gzipJoined('{"h":"é","s":[', parts, ']}')).toString('utf8');
+    expect(text).toBe(`{"h":"é","s":[${parts.join(',')}]}`);
+  });
 });

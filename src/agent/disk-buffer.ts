@@ -263,19 +263,37 @@ const GZIP_PART = 1000;
 /**
  * gzip of `head + parts.join(',') + tail`, without ever holding that text: one gzip member per GZIP_PART parts,
  * concatenated (RFC 1952 §2.2; every gunzip — zlib's, Node's streams, the server's — reads them as one stream).
- * At 20,000 snapshots this keeps ~60 MB (the joined text and its UTF-8 copy) out of the agent's peak RSS.
+ * At 20,000 snapshots this keeps ~60 MB (the joined text and its UTF-8 copy) out of the agent's peak RSS. Each
+ * member's UTF-8 bytes are written straight into one scratch buffer reused across calls (no joined string and no
+ * Buffer copy of it per member: ~3 KB less garbage per snapshot, in the large-object space).
  */
 export function gzipJoined(head: string, parts: readonly string[], tail: string): Buffer {
   const out: Buffer[] = [];
   for (let i = 0; i === 0 || i < parts.length; i += GZIP_PART) {
-    let text = parts.slice(i, i + GZIP_PART).join(',');
-    if (i === 0) text = head + text;
-    else text = `,${text}`;
-    if (i + GZIP_PART >= parts.length) text += tail;
-    out.push(zlib.gzipSync(text, { level: 6 }));
+    const end = Math.min(parts.length, i + GZIP_PART);
+    let n = 0;
+    const put = (text: string): void => {
+      // UTF-8 needs at most 3 bytes per UTF-16 unit
+      if (n + text.length * 3 > scratch.length) {
+        const grown = Buffer.allocUnsafe(Math.max(scratch.length * 2, n + text.length * 3));
+        scratch.copy(grown, 0, 0, n);
+        scratch = grown;
+      }
+      n += scratch.write(text, n, 'utf8');
+    };
+    put(i === 0 ? head : ',');
+    for (let k = i; k < end; k++) {
+      if (k > i) put(',');
+      put(parts[k]!);
+    }
+    if (end >= parts.length) put(tail);
+    out.push(zlib.gzipSync(scratch.subarray(0, n), { level: 6 }));
   }
   return out.length === 1 ? out[0]! : Buffer.concat(out);
 }
+
+/** gzipJoined's reusable UTF-8 buffer (grows to one member's size, ~1.6 MB at GZIP_PART snapshots). */
+let scratch: Buffer = Buffer.allocUnsafe(64 * 1024);
 
 export interface DrainResult {
   sent: number;

@@ -4,7 +4,7 @@ import { AgentConfig, type AgentConfigInput, type AgentCredentials, type AgentTa
 import { sleep } from './concurrency';
 import { DiskBuffer } from './disk-buffer';
 import { runTask } from './executor';
-import { DEFAULT_PORTS, type DriverEnv } from './miner-types';
+import { DEFAULT_DETAIL_EVERY_CYCLES, DEFAULT_PORTS, type DriverEnv } from './miner-types';
 import { Poller, type CycleResult } from './poller';
 import { scanRanges, type ScanResult } from './scanner/scanner';
 import { UplinkClient } from './uplink';
@@ -29,6 +29,8 @@ export interface FarmAgentOptions {
   maxBufferedBatches?: number;
   maxBufferedBytes?: number;
   timeouts?: { connectMs?: number; rpcMs?: number; webMs?: number; uplinkMs?: number };
+  /** Re-read MAC/SN/LED/network mode every N cycles at the latest (default 60; reboots, swaps and operations refresh at once). */
+  detailEveryCycles?: number;
 }
 
 export interface CycleReport {
@@ -114,7 +116,7 @@ export class FarmAgent {
       connectTimeoutMs: this.o.timeouts?.connectMs ?? 3000,
       rpcTimeoutMs: this.o.timeouts?.rpcMs ?? 10000,
       webTimeoutMs: this.o.timeouts?.webMs ?? 8000,
-      detailEveryCycles: 10,
+      detailEveryCycles: this.o.detailEveryCycles ?? DEFAULT_DETAIL_EVERY_CYCLES,
     };
   }
 

@@ -5,13 +5,13 @@ import { FarmAgent } from './farm-agent';
 
 /**
  * CLI: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret>
- *      [--data-dir ./agent-data] [--config file.json]
+ *      [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>]
  * Runs the agent loop until SIGINT/SIGTERM, then finishes the current step and exits.
  */
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error('usage: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret> [--data-dir ./agent-data] [--config file.json]');
+  console.error('usage: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret> [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>]');
   process.exit(2);
 }
 
@@ -50,6 +50,7 @@ async function main(): Promise<void> {
         secret: { type: 'string' },
         'data-dir': { type: 'string' },
         config: { type: 'string' },
+        'detail-every': { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
   } catch {
     usage(`invalid --server URL: ${server}`);
   }
+  const detailEvery = values['detail-every'];
+  const detailEveryCycles = typeof detailEvery === 'string' ? Number(detailEvery) : undefined;
+  if (detailEveryCycles !== undefined && !(Number.isInteger(detailEveryCycles) && detailEveryCycles >= 1)) usage(`invalid --detail-every (a whole number of cycles ≥ 1): ${String(detailEvery)}`);
   const dataDir = path.resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : './agent-data');
   const agent = new FarmAgent({
     serverUrl: server,
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
     secret,
     dataDir,
     configFile: typeof values['config'] === 'string' ? path.resolve(values['config']) : undefined,
+    detailEveryCycles,
   });
   let stopping = false;
   const onSignal = (sig: string) => {

@@ -52,9 +52,16 @@ export interface DriverEnv {
   connectTimeoutMs: number;
   rpcTimeoutMs: number;
   webTimeoutMs: number;
-  /** re-read slow details (mac/sn/blink/errors) every N cycles */
+  /**
+   * Re-read slow details (MAC, SN, LED, network mode) every N cycles at the latest. They change only when the unit
+   * reboots, is swapped or was operated on, and the poller forces a refresh on those (Poller: first sight, elapsed
+   * went down, identity changed, back after being offline, after an operation), so this is a safety net.
+   */
   detailEveryCycles: number;
 }
+
+/** Default of DriverEnv.detailEveryCycles: hourly at the default 60 s cycle. */
+export const DEFAULT_DETAIL_EVERY_CYCLES = 60;
 
 export const DEFAULT_PORTS: MinerPorts = { rpc: 4028, web: 80, whatsminerV3: 4433 };
 
@@ -88,8 +95,9 @@ export interface FamilyDriver {
 }
 
 /**
- * Detail refresh schedule: due on the first poll, then every `every` cycles. The first refresh is
- * back-dated by a per-IP offset so 20,000 miners do not all refresh in the same cycle.
+ * Detail refresh schedule: due on the first poll, then every `every` cycles (or earlier when the poller
+ * invalidates it, see Poller.invalidateDetail). The first refresh is back-dated by a per-IP offset so
+ * 20,000 miners do not all refresh in the same cycle.
  */
 export function detailDue(h: MinerHandle, every: number): boolean {
   return !h.detail || h.cycle - h.detail.cycle >= every;

@@ -85,7 +85,11 @@ function plainInt(s: string, from: number, to: number): number | null {
 
 /** Factor to convert a value in `unit` to GH/s. Unknown/missing unit → GH (miner-protocols.md §10.3). */
 export function toGhsFactor(unit: string | undefined): number {
-  const u = (unit ?? 'GH').trim().toUpperCase().replace(/\/S$/, '').replace(/S$/, '');
+  // the spellings firmware sends (checked first: called several times per miner per cycle)
+  if (unit === 'GH' || unit === 'GH/s' || unit === undefined) return 1;
+  if (unit === 'TH' || unit === 'TH/s') return 1e3;
+  if (unit === 'MH' || unit === 'MH/s') return 1e-3;
+  const u = unit.trim().toUpperCase().replace(/\/S$/, '').replace(/S$/, '');
   switch (u) {
     case 'H':
       return 1e-9;

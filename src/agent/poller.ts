@@ -6,7 +6,7 @@ import { braiinsDriver } from './families/braiins';
 import { luxosDriver } from './families/luxos';
 import { vnishDriver } from './families/vnish';
 import { whatsminerDriver } from './families/whatsminer';
-import type { DriverEnv, FamilyDriver, IdentifiedMiner, MinerHandle, MinerReading } from './miner-types';
+import { detailDue, type DriverEnv, type FamilyDriver, type IdentifiedMiner, type MinerHandle, type MinerReading } from './miner-types';
 import { computeFaultLabels, computeFlags, markDuplicateSns } from './state-flags';
 
 /**
@@ -14,6 +14,12 @@ import { computeFaultLabels, computeFlags, markDuplicateSns } from './state-flag
  * computes flags/labels, marks duplicate SNs, and keeps per-miner state between cycles. A miner is
  * reported offline only after `offlineAfterMissed` consecutive failed polls; until then its last good
  * data is repeated with `missedPolls` set.
+ *
+ * Slow details (MAC, SN, LED, network mode) are read by the drivers on first sight and then every
+ * `detailEveryCycles` (default 60); the poller refreshes them at once, within the same poll, when the reply shows
+ * that they may have changed: the miner's elapsed time went down (it rebooted or its mining process restarted),
+ * its identity (model, firmware, compile time) changed (re-flashed, or another unit took the IP), or it answers
+ * again after having been reported offline (possibly swapped). Operations force a refresh too (invalidateDetail).
  */
 
 export function driverFor(family: IdentifiedMiner['family']): FamilyDriver | null {
@@ -39,6 +45,11 @@ interface MinerState {
   /** last snapshot as JSON text: ~4× smaller than the object graph, which matters at 20,000 miners */
   last: string | null;
   lastError?: string;
+  /** elapsed seconds and identity (model, firmware, compile time) of the last good reading: a reboot or swap shows in them */
+  elapsed?: number;
+  idModel?: string;
+  idFirmware?: string;
+  idCompileTime?: string | null;
 }
 
 export interface CycleOptions {
@@ -123,16 +134,29 @@ export class Poller {
     const st = this.miners.get(ip);
     if (!st) return null;
     const driver = driverFor(st.handle.id.family);
-    const now = new Date().toISOString();
     if (driver) {
       try {
-        const reading = await driver.read(st.handle, this.env);
+        const due = detailDue(st.handle, this.env.detailEveryCycles);
+        let reading = await driver.read(st.handle, this.env);
+        if (!due && st.handle.detail && detailsStale(st, reading, o.offlineAfterMissed)) {
+          // rebooted, swapped or re-flashed since the details were read: read them now, not up to an hour later
+          st.handle.detail.cycle = -1e9;
+          try {
+            reading = await driver.read(st.handle, this.env);
+          } catch {
+            // keep the first reading; the refresh stays due for the next poll
+          }
+        }
+        st.elapsed = reading.elapsedSec;
+        st.idModel = reading.model;
+        st.idFirmware = reading.firmwareVersion;
+        st.idCompileTime = reading.compileTime;
         const net = st.handle.detail?.net;
         if (net && reading.networkMode === undefined) reading.networkMode = net;
         st.handle.cycle++;
         st.missed = 0;
         st.lastError = undefined;
-        const snap = this.toSnapshot(reading, now, o.poolWhitelist, st.handle.id.reportedModel);
+        const snap = this.toSnapshot(reading, nowIso(), o.poolWhitelist, st.handle.id.reportedModel);
         st.last = JSON.stringify(snap);
         return { snap, text: st.last };
       } catch (e) {
@@ -148,7 +172,7 @@ export class Poller {
       st.last = JSON.stringify(snap);
       return { snap, text: st.last };
     }
-    const blank = this.blankSnapshot(st.handle, online, st.missed, now);
+    const blank = this.blankSnapshot(st.handle, online, st.missed, nowIso());
     return { snap: blank, text: JSON.stringify(blank) };
   }
 
@@ -229,6 +253,29 @@ export class Poller {
       takenAt,
     };
   }
+}
+
+/**
+ * Whether a fresh reading shows that the miner's slow details may have changed since the last good one: its elapsed
+ * time went down, its identity (model, firmware, compile time: what the cycle's reply says the unit is) changed, or
+ * it had been reported offline.
+ */
+function detailsStale(st: MinerState, r: MinerReading, offlineAfterMissed: number): boolean {
+  if (st.elapsed !== undefined && r.elapsedSec < st.elapsed) return true;
+  if (st.idModel !== undefined && (r.model !== st.idModel || r.firmwareVersion !== st.idFirmware || r.compileTime !== st.idCompileTime)) return true;
+  return st.missed >= offlineAfterMissed;
+}
+
+let isoMs = NaN;
+let isoText = '';
+/** `new Date().toISOString()`, built once per millisecond (a cycle stamps ~1,000 snapshots per ms at its peaks). */
+function nowIso(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
 }
 
 /** One snapshot of a json cycle: numeric IP (sort key), serial, JSON text, whether it carries duplicate-sn. */

@@ -142,7 +142,17 @@ async function runAgent(spec: ChildSpec): Promise<void> {
       const t0 = performance.now();
       const batch = agent.buffer.enqueueJson({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.snapshotsJson);
       const spoolMs = performance.now() - t0;
-      return { ok: poll.ok, failed: poll.failed, extra: { pollMs: poll.durationMs, spoolMs, snapshots: poll.snapshotsJson.length, batchSeq: batch.batchSeq } };
+      // miners whose details (MAC/SN/LED) were read in this cycle: the driver stamps the handle's cycle (first sight: back-dated)
+      let detailReads = 0;
+      for (const ip of agent.poller.ips()) {
+        const h = agent.poller.handle(ip);
+        if (h?.detail && (i === 1 || h.detail.cycle === h.cycle - 1)) detailReads++;
+      }
+      return {
+        ok: poll.ok,
+        failed: poll.failed,
+        extra: { pollMs: poll.durationMs, spoolMs, snapshots: poll.snapshotsJson.length, batchSeq: batch.batchSeq, detailReads, detailEveryCycles: agent.driverEnv().detailEveryCycles },
+      };
     });
   }
 }
@@ -161,7 +171,8 @@ type BarePlanItem = { ip: string; rpc: string; whenJson?: boolean } | { ip: stri
  * The bare per-family reference: per miner, exactly the reads the agent's driver makes every cycle, in as many
  * exchanges, with the same request bytes (drivers' *_CYCLE_READS joined with `+`, `new_api` on 2023+ stock
  * builds; Whatsminer v3: its three frames on one 4433 connection), each reply only JSON.parse'd. It leaves out
- * what the agent adds on top (detail refresh every 10th cycle per miner, the extra reads of abnormal units,
+ * what the agent adds on top (detail refresh on first sight, then every detailEveryCycles per miner and on reboot,
+ * identity change, return from offline or an operation; the extra reads of abnormal units,
  * normalising, flags, JSON snapshots, spooling) — that is the agent's overhead the ratio measures.
  */
 function bareFamilyPlan(ids: BareIdentity[]): BarePlanItem[] {

@@ -13,7 +13,10 @@
  *      `summary+pools+stats` (+ `new_api` on 2023+ builds), Whatsminer v2 `summary+pools+edevs`, v3 its three
  *      frames on one 4433 connection, Braiins its seven joined reads, VNish `summary+pools+stats`), for the
  *      miners the agent child identified. Everything else the agent does is counted against it: the detail
- *      refresh (MAC/SN/LED every 10th cycle per miner), the extra reads of abnormal units, normalising, flags,
+ *      refresh (MAC/SN/LED/network mode: on first sight, then per miner every 60th cycle — detailEveryCycles,
+ *      spread over the cycles, so ~1/60 of the fleet per steady cycle — plus at once after a reboot, an identity
+ *      change, a return from offline or an operation; the child counts them per cycle), the extra reads of
+ *      abnormal units, normalising, flags,
  *      JSON snapshots, spooling. Until 2026-11 the reference was a bare `{"command":"summary"}` to every miner,
  *      which is not the same cycle (a third of the reply bytes, which the simulator also renders for less);
  *      its ratio is still printed, with the bare `summary+pools+stats` to every miner, for information.
@@ -185,7 +188,7 @@ export async function run(): Promise<void> {
   );
   const fam = bareFamilySteady[0]?.extra;
   console.log(
-    `bare per-family (the target's reference): per miner the reads the agent's driver makes every cycle, same request bytes and number of exchanges (${fam?.['rpcExchanges'] ?? '?'} RPC exchanges + ${fam?.['v3Connections'] ?? '?'} Whatsminer v3 connections of 3 frames); not the agent's detail refresh (every 10th cycle per miner) nor its extra reads of abnormal units. bare "${BARE_SUMMARY}" (the old reference) and "${BARE_AGENT_LIKE}" go to every miner alike, for information.`,
+    `bare per-family (the target's reference): per miner the reads the agent's driver makes every cycle, same request bytes and number of exchanges (${fam?.['rpcExchanges'] ?? '?'} RPC exchanges + ${fam?.['v3Connections'] ?? '?'} Whatsminer v3 connections of 3 frames); not the agent's detail refresh (first sight, then every ${steady[0]?.extra?.['detailEveryCycles'] ?? '?'}th cycle per miner and on reboot/identity change/return/operation: ${steady.map((p) => p.extra?.['detailReads'] ?? '?').join(', ')} miners in the steady cycles) nor its extra reads of abnormal units. bare "${BARE_SUMMARY}" (the old reference) and "${BARE_AGENT_LIKE}" go to every miner alike, for information.`,
   );
   const bareFamilyCpu = cpuPerMinerUs(bareFamilySteady);
   const agentCpu = cpuPerMinerUs(steady);

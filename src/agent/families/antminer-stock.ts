@@ -16,7 +16,7 @@ import { HttpError } from '../protocols/http-client';
 /** Request flag of the 2023+ layout (one shared object: the request text is cached per extra object). */
 export const NEW_API = Object.freeze({ new_api: true });
 /** The one RPC read of every cycle (joined into `summary+pools+stats`). */
-export const ANTMINER_CYCLE_READS: readonly string[] = ['summary', 'pools', 'stats'];
+export const ANTMINER_CYCLE_READS: readonly string[] = Object.freeze(['summary', 'pools', 'stats']);
 const MODE_BY_CODE: Record<string, WorkMode> = { '0': 'normal', '1': 'sleep', '2': 'high', '3': 'low-power' };
 const CODE_BY_MODE: Record<WorkMode, number> = { normal: 0, sleep: 1, high: 2, 'low-power': 3 };
 
@@ -67,10 +67,15 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
     const f = toGhsFactor(str(s['rate_unit']) || 'GH');
     const chains = arr(s['chain']).map(obj);
     const nBoards = Math.max(expected.boards ?? 0, chains.length);
-    const byIndex = new Map(chains.map((c) => [int(c['index']), c]));
+    // chain by its `index` (the last one wins, as a Map would); indices past nBoards are never looked up
+    const byIndex = new Array<Obj | undefined>(nBoards);
+    for (const c of chains) {
+      const k = int(c['index']);
+      if (k < nBoards) byIndex[k] = c;
+    }
     const boards: MinerBoard[] = [];
     for (let i = 0; i < nBoards; i++) {
-      const c = byIndex.get(i);
+      const c = byIndex[i];
       const chips = c ? int(c['asic_num']) : 0;
       const acs = c ? chipStatusOf(c['asic']) : '';
       const b: MinerBoard = {
@@ -216,9 +221,8 @@ export const antminerStockDriver: FamilyDriver = {
     const id = h.id;
     const model = lookupModel(id.reportedModel, 'antminer-stock');
     const expected = model ? { boards: model.hashboards, chipsPerBoard: model.chipsPerBoard, fans: model.fans } : {};
-    const web = webClient(h, env);
     const detailDue = isDetailDue(h, env.detailEveryCycles);
-    const rpcP = rpcMulti(id.ip, env.ports.rpc, [...ANTMINER_CYCLE_READS], {
+    const rpcP = rpcMulti(id.ip, env.ports.rpc, ANTMINER_CYCLE_READS, {
       connectTimeoutMs: env.connectTimeoutMs,
       timeoutMs: env.rpcTimeoutMs,
       noJoin: h.noJoin,
@@ -227,11 +231,16 @@ export const antminerStockDriver: FamilyDriver = {
     // old builds carry the work mode only in get_miner_conf.cgi: read it when it can have changed
     // (details due, not in normal mode, or the hashrate is off nominal — every mode change moves it)
     const prev = lastMode.get(h);
-    const confP = id.newApi || (!detailDue && prev && prev.mode === 'normal' && prev.nearNominal) ? undefined : web.getMinerConf();
-    const sysP = detailDue ? web.getSystemInfo() : undefined;
-    const blinkP = detailDue ? web.getBlinkStatus() : undefined;
-    const healthP = detailDue && id.newApi ? web.summaryCgi() : undefined;
-    const [rpc, conf, sys, blink, health] = await Promise.all([rpcP, settle(confP), settle(sysP), settle(blinkP), settle(healthP)]);
+    const needConf = !(id.newApi || (!detailDue && prev && prev.mode === 'normal' && prev.nearNominal));
+    // the web client only when a web read is due (most cycles of a 2023+ build have none)
+    const web = needConf || detailDue ? webClient(h, env) : null;
+    const confP = needConf ? web?.getMinerConf() : undefined;
+    const sysP = detailDue ? web?.getSystemInfo() : undefined;
+    const blinkP = detailDue ? web?.getBlinkStatus() : undefined;
+    const healthP = detailDue && id.newApi ? web?.summaryCgi() : undefined;
+    // the usual cycle has no web read: await the RPC alone (no settle wrappers, no Promise.all)
+    const [rpc, conf, sys, blink, health] =
+      confP || sysP || blinkP || healthP ? await Promise.all([rpcP, settle(confP), settle(sysP), settle(blinkP), settle(healthP)]) : [await rpcP, undefined, undefined, undefined, undefined];
     if (rpc.joinUnsupported) h.noJoin = true;
     const errorCodes: MinerErrorCode[] = [];
     const webResults = [conf, sys, blink, health].filter((x) => x !== undefined);
@@ -242,7 +251,7 @@ export const antminerStockDriver: FamilyDriver = {
     if (rpcErr && !webOk && webResults.length === 0) {
       // RPC down: if the web server answers, the unit is up but its miner process is not (cannot start)
       try {
-        const sysNow = await web.getSystemInfo();
+        const sysNow = await webClient(h, env).getSystemInfo();
         h.detail = { mac: upperMac(sysNow['macaddr']), sn: str(sysNow['serinum'] ?? sysNow['serial_no']), blink: h.detail?.blink, net: networkMode(sysNow['nettype']) ?? h.detail?.net, cycle: h.cycle };
         webOk = true;
       } catch (e) {

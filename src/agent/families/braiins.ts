@@ -30,14 +30,14 @@ function rest(h: MinerHandle, env: DriverEnv): RestClient {
 const TUNER_OK = new Set(['stable', 'testing performance profile', 'tuning individual chips']);
 
 /** The joined RPC read of every cycle. */
-export const BRAIINS_CYCLE_READS: readonly string[] = ['summary', 'pools', 'devs', 'devdetails', 'temps', 'fans', 'tunerstatus'];
+export const BRAIINS_CYCLE_READS: readonly string[] = Object.freeze(['summary', 'pools', 'devs', 'devdetails', 'temps', 'fans', 'tunerstatus']);
 
 export const braiinsDriver: FamilyDriver = {
   async read(h, env) {
     const id = h.id;
     const model = lookupModel(id.reportedModel, 'braiins');
     const detailDue = isDetailDue(h, env.detailEveryCycles);
-    const cmds = [...BRAIINS_CYCLE_READS];
+    const cmds = BRAIINS_CYCLE_READS;
     const [multi, details, locate] = await Promise.all([
       rpcMulti(id.ip, env.ports.rpc, cmds, { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin }),
       detailDue ? rest(h, env).call<Record<string, unknown>>('GET', '/api/v1/miner/details').catch((e: unknown) => e) : Promise.resolve(undefined),

@@ -14,7 +14,7 @@ import { setPoolsRpc } from './braiins';
  */
 
 /** The joined RPC read of every cycle. */
-export const LUXOS_CYCLE_READS: readonly string[] = ['summary', 'pools', 'stats', 'config', 'fans'];
+export const LUXOS_CYCLE_READS: readonly string[] = Object.freeze(['summary', 'pools', 'stats', 'config', 'fans']);
 
 function rpcOpts(env: DriverEnv) {
   return { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs };
@@ -71,7 +71,7 @@ export const luxosDriver: FamilyDriver = {
     const id = h.id;
     const model = lookupModel(id.reportedModel, 'luxos');
     const expected = model ? { boards: model.hashboards, chipsPerBoard: model.chipsPerBoard, fans: model.fans } : {};
-    const rpc = await rpcMulti(id.ip, env.ports.rpc, [...LUXOS_CYCLE_READS], { ...rpcOpts(env), noJoin: h.noJoin });
+    const rpc = await rpcMulti(id.ip, env.ports.rpc, LUXOS_CYCLE_READS, { ...rpcOpts(env), noJoin: h.noJoin });
     if (rpc.joinUnsupported) h.noJoin = true;
     const stR = rpc.results['stats'];
     const smR = rpc.results['summary'];

@@ -36,7 +36,7 @@ function modeFromPreset(preset: string, nominalW: number | undefined): WorkMode 
 }
 
 /** The joined RPC read of every cycle (the REST reads are detail-cycle only). */
-export const VNISH_CYCLE_READS: readonly string[] = ['summary', 'pools', 'stats'];
+export const VNISH_CYCLE_READS: readonly string[] = Object.freeze(['summary', 'pools', 'stats']);
 
 export const vnishDriver: FamilyDriver = {
   async read(h, env) {
@@ -45,7 +45,7 @@ export const vnishDriver: FamilyDriver = {
     const detailDue = isDetailDue(h, env.detailEveryCycles);
     const c = rest(h, env);
     const [multi, info, status, perf] = await Promise.all([
-      rpcMulti(id.ip, env.ports.rpc, [...VNISH_CYCLE_READS], { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin }),
+      rpcMulti(id.ip, env.ports.rpc, VNISH_CYCLE_READS, { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin }),
       detailDue ? c.call<Record<string, unknown>>('GET', '/api/v1/info', undefined, { auth: false }).catch(() => null) : Promise.resolve(null),
       detailDue ? c.call<Record<string, unknown>>('GET', '/api/v1/status', undefined, { auth: false }).catch(() => null) : Promise.resolve(null),
       detailDue ? c.call<Record<string, unknown>>('GET', '/api/v1/perf-summary', undefined, { auth: false }).catch(() => null) : Promise.resolve(null),

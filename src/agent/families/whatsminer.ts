@@ -101,7 +101,7 @@ function mapErr(e: unknown): unknown {
 }
 
 /** v2: the joined read of every cycle on 4028. */
-export const WHATSMINER_V2_CYCLE_READS: readonly string[] = ['summary', 'pools', 'edevs'];
+export const WHATSMINER_V2_CYCLE_READS: readonly string[] = Object.freeze(['summary', 'pools', 'edevs']);
 /** v3: the three status blocks of every cycle, in this order on one 4433 connection. */
 export const WHATSMINER_V3_CYCLE_READS: ReadonlyArray<readonly [string, string]> = [
   ['get.miner.status', 'summary'],
@@ -114,7 +114,7 @@ async function readV2(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
   const id = h.id;
   const detailDue = isDetailDue(h, env.detailEveryCycles);
   const o = { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin, completeWhenJson: true };
-  const multi = await rpcMulti(id.ip, env.ports.rpc, [...WHATSMINER_V2_CYCLE_READS], o);
+  const multi = await rpcMulti(id.ip, env.ports.rpc, WHATSMINER_V2_CYCLE_READS, o);
   if (multi.joinUnsupported) h.noJoin = true;
   const sumR = multi.results['summary'];
   if (!sumR?.ok) {
@@ -140,11 +140,17 @@ async function readV2(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
     int(s['Error Code Count']) > 0 ||
     (wmPrev.get(h)?.errors ?? 0) > 0;
   const v1 = id.firmwareVersion !== '' && id.firmwareVersion < '20220729';
-  const [status, errs, info] = await Promise.all([
-    detailDue || abnormal || wmPrev.get(h)?.off ? c.native('status').catch(() => null) : Promise.resolve(null),
-    (detailDue || abnormal) && !v1 ? c.native('get_error_code').catch(() => null) : Promise.resolve(null),
-    detailDue ? c.native('get_miner_info', { info: 'ip,proto,netmask,gateway,dns,hostname,mac,ledstat,minersn,powersn' }).catch(() => null) : Promise.resolve(null),
-  ]);
+  const needStatus = detailDue || abnormal || wmPrev.get(h)?.off === true;
+  const needErrors = (detailDue || abnormal) && !v1;
+  // the usual cycle reads none of them: no Promise.all over three resolved promises
+  const [status, errs, info] =
+    needStatus || needErrors || detailDue
+      ? await Promise.all([
+          needStatus ? c.native('status').catch(() => null) : null,
+          needErrors ? c.native('get_error_code').catch(() => null) : null,
+          detailDue ? c.native('get_miner_info', { info: 'ip,proto,netmask,gateway,dns,hostname,mac,ledstat,minersn,powersn' }).catch(() => null) : null,
+        ])
+      : [null, null, null];
   if (info) {
     h.detail = {
       mac: upperMac(info['mac']),

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { addDeadline, cancelDeadline, resetDeadline } from './deadlines';
+import { addDeadline, cancelDeadline, resetDeadline, type Deadline } from './deadlines';
 import { parseCgminerText, parseTolerantJson, stripNul } from './tolerant-json';
 
 /**
@@ -64,82 +64,116 @@ function classifySocketError(err: NodeJS.ErrnoException, connected: boolean): Rp
  * `completeWhenJson`: also finish when the buffer (ending in `}`) parses as JSON (btminer keep-open).
  */
 export function rpcExchange(host: string, port: number, payload: string, opts: RpcOptions & { completeWhenJson?: boolean } = {}): Promise<string> {
-  const connectMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_MS;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  const whenJson = opts.completeWhenJson === true;
   return new Promise<string>((resolve, reject) => {
-    let settled = false;
-    let connected = false;
-    // almost every reply is one read: decoded straight out of the shared read buffer; a reply that spans
-    // several reads is copied out piece by piece (the shared buffer is overwritten by the next read)
-    let parts: Buffer[] | null = null;
-    let size = 0;
-    const sock = net.connect({ host, port, onread: { buffer: readBuffer, callback: onRead } });
-    sock.setNoDelay(true);
+    new Exchange(host, port, payload, opts, resolve, reject);
+  });
+}
+
+/**
+ * One RPC exchange. A class rather than closures: the poll runs one per miner per cycle, and methods on the
+ * prototype cost nothing per exchange where six named inner functions cost six closures (and, under tsx/esbuild
+ * keepNames, six `Object.defineProperty(fn, 'name')` calls).
+ */
+class Exchange {
+  private settled = false;
+  private connected = false;
+  // almost every reply is one read: decoded straight out of the shared read buffer; a reply that spans
+  // several reads is copied out piece by piece (the shared buffer is overwritten by the next read)
+  private parts: Buffer[] | null = null;
+  private size = 0;
+  private readonly sock: net.Socket;
+  private readonly deadline: Deadline;
+  private readonly timeoutMs: number;
+  private readonly connectMs: number;
+  private readonly maxBytes: number;
+  private readonly whenJson: boolean;
+
+  constructor(
+    host: string,
+    port: number,
+    payload: string,
+    opts: RpcOptions & { completeWhenJson?: boolean },
+    private readonly resolve: (raw: string) => void,
+    private readonly reject: (e: RpcError) => void,
+  ) {
+    this.connectMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_MS;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.whenJson = opts.completeWhenJson === true;
+    const sock = net.connect({ host, port, onread: { buffer: readBuffer, callback: this.onRead.bind(this) } });
+    this.sock = sock;
+    // no setNoDelay: the request is one write (queued until connected), so Nagle never holds it back, and the
+    // option costs a setsockopt per connection
     // one shared sweep instead of a timer per socket (deadlines.ts); moved from connect to exchange budget
-    const deadline = addDeadline(connectMs, () => {
-      if (!connected) finish(new RpcError('connect-timeout', `connect timeout after ${connectMs} ms`));
-      // a reply that stalls after some bytes is handed to the tolerant parser (truncated output)
-      else if (size > 0) finish(null);
-      else finish(new RpcError('timeout', `no reply within ${timeoutMs} ms`));
-    });
-
-    function text(): string {
-      if (!parts) return '';
-      return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts, size).toString('utf8');
-    }
-    function finish(err: RpcError | null, tail?: string): void {
-      if (settled) return;
-      settled = true;
-      cancelDeadline(deadline);
-      sock.destroy();
-      if (err) reject(err);
-      else resolve(tail ?? text());
-    }
-    /** Data straight from libuv into `readBuffer` (net's `onread`: no stream machinery, no Buffer per read). */
-    function onRead(n: number): boolean {
-      if (settled || n <= 0) return true;
-      const data = readBuffer.subarray(0, n);
-      const nul = data.indexOf(0);
-      const end = nul >= 0 ? nul : n;
-      if (nul >= 0 && !parts) {
-        // the whole reply in one read: decode in place
-        size = end;
-        finish(null, data.toString('utf8', 0, end));
-        return true;
-      }
-      if (end > 0) {
-        (parts ??= []).push(Buffer.from(data.subarray(0, end)));
-        size += end;
-      }
-      if (end < n || size >= maxBytes) {
-        finish(null);
-        return true;
-      }
-      if (whenJson) {
-        const last = data[n - 1];
-        if ((last === 0x7d /* } */ || last === 0x0a) && parseTolerantJsonStrict(text())) finish(null);
-      }
-      return true;
-    }
-
-    sock.once('connect', () => {
-      connected = true;
-      resetDeadline(deadline, timeoutMs);
+    this.deadline = addDeadline(this.connectMs, () => this.onDeadline());
+    // `on`, not `once`: each fires at most once per socket or is idempotent (finish), and `once` wraps every listener
+    sock.on('connect', () => {
+      this.connected = true;
+      resetDeadline(this.deadline, this.timeoutMs);
     });
     sock.write(payload);
-    const closed = (): void => {
-      if (size === 0) finish(new RpcError(connected ? 'empty' : 'reset', 'connection closed without a reply'));
-      else finish(null);
-    };
-    sock.once('end', closed);
-    sock.once('close', closed);
+    const closed = this.onClosed.bind(this);
+    sock.on('end', closed);
+    sock.on('close', closed);
     sock.on('error', (err: NodeJS.ErrnoException) => {
-      if (size > 0) finish(null);
-      else finish(classifySocketError(err, connected));
+      if (this.size > 0) this.finish(null);
+      else this.finish(classifySocketError(err, this.connected));
     });
-  });
+  }
+
+  private onDeadline(): void {
+    if (!this.connected) this.finish(new RpcError('connect-timeout', `connect timeout after ${this.connectMs} ms`));
+    // a reply that stalls after some bytes is handed to the tolerant parser (truncated output)
+    else if (this.size > 0) this.finish(null);
+    else this.finish(new RpcError('timeout', `no reply within ${this.timeoutMs} ms`));
+  }
+
+  private onClosed(): void {
+    if (this.size === 0) this.finish(new RpcError(this.connected ? 'empty' : 'reset', 'connection closed without a reply'));
+    else this.finish(null);
+  }
+
+  private text(): string {
+    const parts = this.parts;
+    if (!parts) return '';
+    return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts, this.size).toString('utf8');
+  }
+
+  private finish(err: RpcError | null, tail?: string): void {
+    if (this.settled) return;
+    this.settled = true;
+    cancelDeadline(this.deadline);
+    this.sock.destroy();
+    if (err) this.reject(err);
+    else this.resolve(tail ?? this.text());
+  }
+
+  /** Data straight from libuv into `readBuffer` (net's `onread`: no stream machinery, no Buffer per read). */
+  private onRead(n: number): boolean {
+    if (this.settled || n <= 0) return true;
+    const data = readBuffer.subarray(0, n);
+    const nul = data.indexOf(0);
+    const end = nul >= 0 ? nul : n;
+    if (nul >= 0 && !this.parts) {
+      // the whole reply in one read: decode in place
+      this.size = end;
+      this.finish(null, readBuffer.toString('utf8', 0, end));
+      return true;
+    }
+    if (end > 0) {
+      (this.parts ??= []).push(Buffer.from(data.subarray(0, end)));
+      this.size += end;
+    }
+    if (end < n || this.size >= this.maxBytes) {
+      this.finish(null);
+      return true;
+    }
+    if (this.whenJson) {
+      const last = data[n - 1];
+      if ((last === 0x7d /* } */ || last === 0x0a) && parseTolerantJsonStrict(this.text())) this.finish(null);
+    }
+    return true;
+  }
 }
 
 function parseTolerantJsonStrict(t: string): boolean {
@@ -279,27 +313,25 @@ export interface MultiOptions extends CommandOptions {
 export async function rpcMulti(
   host: string,
   port: number,
-  commands: string[],
+  commands: readonly string[],
   o: MultiOptions = {},
 ): Promise<{ results: MultiResult; joined: boolean; joinUnsupported: boolean }> {
   const results: MultiResult = {};
   let joined = false;
   let joinTried = false;
-  const pending = new Set(commands);
+  let served = 0;
   if (!o.noJoin && commands.length > 1) {
     joinTried = true;
     try {
-      const reply = await rpcCommand(host, port, commands.join('+'), { ...o, allowError: true });
+      // the joined request with STATUS errors kept (a failed section is retried alone below)
+      const reply = parseReply(await rpcExchange(host, port, buildRequest(joinedCommand(commands), o), o));
       for (const c of commands) {
         const sec = reply[c];
         const r0 = Array.isArray(sec) ? sec[0] : undefined;
-        if (r0 && typeof r0 === 'object') {
-          const st = readStatus(r0);
-          if (isSuccess(st)) {
-            results[c] = { ok: true, reply: r0 as RpcObject };
-            pending.delete(c);
-            joined = true;
-          }
+        if (r0 && typeof r0 === 'object' && isSuccess(readStatus(r0))) {
+          results[c] = { ok: true, reply: r0 as RpcObject };
+          served++;
+          joined = true;
         }
       }
     } catch (e) {
@@ -312,9 +344,10 @@ export async function rpcMulti(
     }
   }
   // the usual case: the joined request served every command
-  if (pending.size === 0) return { results, joined, joinUnsupported: false };
+  if (served === commands.length) return { results, joined, joinUnsupported: false };
+  const pending = commands.filter((c) => !results[c]);
   await Promise.all(
-    [...pending].map(async (c) => {
+    pending.map(async (c) => {
       try {
         results[c] = { ok: true, reply: await rpcCommand(host, port, c, o) };
       } catch (e) {
@@ -322,6 +355,15 @@ export async function rpcMulti(
       }
     }),
   );
-  const anyAlone = [...pending].some((c) => results[c]?.ok);
+  const anyAlone = pending.some((c) => results[c]?.ok);
   return { results, joined, joinUnsupported: joinTried && !joined && anyAlone };
+}
+
+/** `summary+pools+stats` for a command list; cached per list (the drivers pass the same frozen lists every cycle). */
+const joinedCache = new WeakMap<readonly string[], string>();
+function joinedCommand(commands: readonly string[]): string {
+  if (!Object.isFrozen(commands)) return commands.join('+');
+  let j = joinedCache.get(commands);
+  if (j === undefined) joinedCache.set(commands, (j = commands.join('+')));
+  return j;
 }
