@@ -7,17 +7,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR } from '@shared/errors';
 import { AppError } from '../errors';
+import { issueKey } from '../validation-issue';
 import { translate } from '../i18n';
 
 export function ok<T>(data: T): { code: 0; msg: 'success'; data: T } {
   return { code: 0, msg: 'success', data };
-}
-
-/** Our schemas carry message keys (`validation.x`); zod's own messages become required / invalid. */
-function issueKey(message: string, keyword: string): string {
-  if (/^validation\.[A-Za-z]+$/.test(message)) return message;
-  if (keyword === 'invalid_type' && /received undefined/.test(message)) return 'validation.required';
-  return 'validation.invalid';
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {

@@ -26,7 +26,10 @@
  *   5.4 s → 3.4–3.9 s (server CPU 5.8 → 3.4–3.7 s); PostgreSQL 3.0 → 2.6 s (database CPU 2.3 → 1.7 s, WAL 72 → 63 MB).
  *   With a transaction per chunk on PGlite, the longest wait of a console's list request during an upload went from
  *   3.5–5.8 s to ~1 s (now the server parsing the 30 MB upload, not the database; a request waits ~0.3 s per chunk),
- *   with no loss of upload time.
+ *   with no loss of upload time. The upload worker (upload-parser.ts) then took the parse, check and parameter
+ *   building off the main thread: on PostgreSQL the longest list wait during an upload went from ~0.63 s to ~0.06 s;
+ *   upload time moved within the noise (PGlite, quiet machine, alternating: 2.83–3.0 s in line, 2.7–2.78 s with the
+ *   worker).
  *   What is left on PGlite: the parameters' trip into WebAssembly and their parsing ~0.8 s, the Node work of
  *   the upload (gunzip, parse, validation, building the parameters) ~1 s, the update of 20,000 rows and their ten
  *   indexes ~1.5 s (no update can be HOT: rt5s, taken_at, version and the chip temperature change every cycle and
@@ -41,50 +44,9 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
-import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { type DB, isEmbedded } from '../../db/kysely';
-import { listFiguresText } from './miner-sql';
-import { storedReading } from './stored-reading';
 import { STAT_HOUR_UPSERT } from './miner-stats';
-
-/** Miners per statement. */
-const CHUNK = 2000;
-
-function tempMax(s: MinerSnapshot): number | null {
-  let max = -Infinity;
-  for (const b of s.boards) {
-    for (const t of b.tempChip) if (t > max) max = t;
-    for (const t of b.tempPcb) if (t > max) max = t;
-  }
-  return Number.isFinite(max) ? max : null;
-}
-
-/** Highest / lowest number of `lists` (null when they are all empty), as hf_jsonb_max / hf_jsonb_min of migration 202611230105. */
-function extreme(lists: Iterable<readonly number[]>, max: boolean): number | null {
-  let best: number | null = null;
-  for (const list of lists) for (const v of list) if (best === null || (max ? v > best : v < best)) best = v;
-  return best;
-}
-
-/** The sync figures (miners.sync_*; plain columns since migration 202611230130) of one reading. */
-function syncFigures(s: MinerSnapshot): { tcm: number | null; tpm: number | null; fmin: number | null; fmax: number | null } {
-  return {
-    tcm: extreme(s.boards.map((b) => b.tempChip), true),
-    tpm: extreme(s.boards.map((b) => b.tempPcb), true),
-    fmin: extreme([s.fans], false),
-    fmax: extreme([s.fans], true),
-  };
-}
-
-/** One reading per ip: the latest (by takenAt; on a tie the later one in the upload), as the upsert rule would leave it. */
-function latestPerIp(snapshots: MinerSnapshot[]): MinerSnapshot[] {
-  const byIp = new Map<string, MinerSnapshot>();
-  for (const s of snapshots) {
-    const prev = byIp.get(s.ip);
-    if (!prev || Date.parse(prev.takenAt) <= Date.parse(s.takenAt)) byIp.set(s.ip, s);
-  }
-  return byIp.size === snapshots.length ? snapshots : [...byIp.values()];
-}
+import { CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, prepareChunks, uploadHead } from './upload-prepare';
 
 export interface IngestOptions {
   /** Miners per chunk (tests). */
@@ -95,10 +57,24 @@ export interface IngestOptions {
   chunkTransactions?: boolean;
 }
 
-export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
+/** Stores a batch (tests and callers that hold one; the uplink route prepares its uploads in the upload worker). */
+export function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
+  const latest = latestPerIp(batch.snapshots);
+  return ingestPrepared(db, agentKey, uploadHead(batch, latest), toAsync(prepareChunks(latest, opts.chunkSize ?? CHUNK)), opts);
+}
+
+async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
+}
+
+/**
+ * Stores a prepared upload (upload-prepare.ts): its head, and its chunks in order as they become ready (the next
+ * one is asked for while the database works on the current one).
+ */
+export async function ingestPrepared(db: DB, agentKey: string, head: UploadHead, chunks: AsyncIterable<PreparedChunk>, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
   const result = (opts.chunkTransactions ?? isEmbedded(db))
-    ? await applyBatch(db, agentKey, batch, opts)
-    : await db.transaction().execute((trx) => applyBatch(trx, agentKey, batch, opts));
+    ? await applyBatch(db, agentKey, head, chunks, opts)
+    : await db.transaction().execute((trx) => applyBatch(trx, agentKey, head, chunks, opts));
   // The rows this upload replaced are dead now: vacuumed at once, the next upload's row versions reuse their space.
   // PGlite has no autovacuum; without this an upload left ~40 MB of dead rows until the 10-minute maintenance, and every
   // upload in between was slower (20,000 miners on PGlite: ~6 s → ~4.8 s of CPU per upload, vacuum itself ~60 ms).
@@ -112,39 +88,40 @@ function inTransaction<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
-async function applyBatch(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions): Promise<SnapshotBatchResult> {
+async function applyBatch(db: DB, agentKey: string, head: UploadHead, chunks: AsyncIterable<PreparedChunk>, opts: IngestOptions): Promise<SnapshotBatchResult> {
   const chunked = !db.isTransaction;
   const claim = await inTransaction(db, async (trx) => {
     const fresh = await trx
       .insertInto('snapshot_batches')
-      .values({ agent_key: agentKey, batch_seq: batch.batchSeq, cycle_started_at: batch.cycleStartedAt, miner_count: batch.snapshots.length, rolled_up: Boolean(batch.rolledUp), complete: false })
+      .values({ agent_key: agentKey, batch_seq: head.batchSeq, cycle_started_at: head.cycleStartedAt, miner_count: head.readings, rolled_up: head.rolledUp, complete: false })
       .onConflict((oc) => oc.columns(['agent_key', 'batch_seq']).doNothing())
       .returning('batch_seq')
       .executeTakeFirst();
     if (fresh) return 'new';
-    const row = await trx.selectFrom('snapshot_batches').select('complete').where('agent_key', '=', agentKey).where('batch_seq', '=', String(batch.batchSeq)).executeTakeFirst();
+    const row = await trx.selectFrom('snapshot_batches').select('complete').where('agent_key', '=', agentKey).where('batch_seq', '=', String(head.batchSeq)).executeTakeFirst();
     return row?.complete ? 'done' : 'resume';
   });
   if (claim === 'done') return { accepted: 0, duplicate: true };
   // A batch cut short before: the chunks it applied are skipped.
   const applied = new Set<number>();
   if (claim === 'resume') {
-    const rows = await db.selectFrom('snapshot_batch_chunks').select('chunk').where('agent_key', '=', agentKey).where('batch_seq', '=', String(batch.batchSeq)).execute();
+    const rows = await db.selectFrom('snapshot_batch_chunks').select('chunk').where('agent_key', '=', agentKey).where('batch_seq', '=', String(head.batchSeq)).execute();
     for (const r of rows) applied.add(r.chunk);
   }
 
-  const snapshots = latestPerIp(batch.snapshots);
-  const size = opts.chunkSize ?? CHUNK;
   // The chunk's recordset is kept in memory (a spill to temporary files costs PGlite file writes), only for this transaction.
   if (!chunked) await sql`set local work_mem = '64MB'`.execute(db);
   // Pipelined: the next chunk's parameters (JSON of ~3 MB) are built while the database works on this one, so on
   // PostgreSQL the server's share overlaps the database's instead of adding to it (one statement in flight at a time).
-  const seq = String(batch.batchSeq);
+  const seq = String(head.batchSeq);
   let inFlight: Promise<unknown> | null = null;
+  const it = chunks[Symbol.asyncIterator]();
   try {
-    for (let i = 0, n = 0; i < snapshots.length; i += size, n++) {
+    for (let n = 0; ; n++) {
+      const next = await it.next(); // made while the previous chunk's statement runs
+      if (next.done) break;
       if (applied.has(n)) continue;
-      const statement = chunkStatement(agentKey, snapshots.slice(i, i + size), chunked ? { batchSeq: batch.batchSeq, chunk: n } : null);
+      const statement = chunkStatement(agentKey, next.value, chunked ? { batchSeq: head.batchSeq, chunk: n } : null);
       if (inFlight) await inFlight;
       if (opts.failAfterChunks !== undefined && n >= opts.failAfterChunks) throw new Error('ingest stopped (test)');
       inFlight = chunked
@@ -157,24 +134,26 @@ async function applyBatch(db: DB, agentKey: string, batch: SnapshotBatch, opts: 
         : statement.execute(db);
       // A failure surfaces at the await above or below; this only keeps it from counting as unhandled meanwhile.
       inFlight.catch(() => undefined);
-      // Let the statement reach the database (a few promise hops inside Kysely) before building the next chunk.
+      // Let the statement reach the database (a few promise hops inside Kysely) before making the next chunk.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (inFlight) await inFlight;
   } catch (err) {
     if (err instanceof BatchDone) return { accepted: 0, duplicate: true };
     throw err;
+  } finally {
+    await it.return?.(); // chunks not asked for are dropped (a failure, another copy done)
   }
 
   const done = await inTransaction(db, async (trx) => {
     if (await batchComplete(trx, agentKey, seq, 'update')) return true;
-    if (snapshots.length > 0) await farmMinute(trx, agentKey, batch, snapshots);
+    if (head.minute) await farmMinute(trx, agentKey, head.cycleStartedAt, head.minute);
     await trx.updateTable('snapshot_batches').set({ complete: true }).where('agent_key', '=', agentKey).where('batch_seq', '=', seq).execute();
     if (claim === 'resume' || chunked) await trx.deleteFrom('snapshot_batch_chunks').where('agent_key', '=', agentKey).where('batch_seq', '=', seq).execute();
     return false;
   });
   if (done) return { accepted: 0, duplicate: true };
-  return { accepted: batch.snapshots.length, duplicate: false };
+  return { accepted: head.readings, duplicate: false };
 }
 
 /** Thrown inside a chunk's transaction when another copy of the upload completed the batch first. */
@@ -189,32 +168,11 @@ async function batchComplete(trx: DB, agentKey: string, seq: string, lock: 'shar
 }
 
 /** The farm's minute: totals of this cycle (a rolled-up batch lands on its own cycle minute), and the farm's counters. */
-async function farmMinute(trx: DB, agentKey: string, batch: SnapshotBatch, snapshots: MinerSnapshot[]): Promise<void> {
-  let real = 0;
-  let ideal = 0;
-  let online = 0;
-  let qualified = 0;
-  let tMax: number | null = null;
-  let tSum = 0;
-  let tN = 0;
-  for (const s of snapshots) {
-    if (s.online) {
-      online++;
-      real += s.rt5s;
-    }
-    ideal += s.ideal;
-    if (s.state.qualified) qualified++;
-    const t = tempMax(s);
-    if (t !== null) {
-      tMax = tMax === null ? t : Math.max(tMax, t);
-      tSum += t;
-      tN++;
-    }
-  }
-  const minute = new Date(Math.floor(new Date(batch.cycleStartedAt).getTime() / 60_000) * 60_000);
+async function farmMinute(trx: DB, agentKey: string, cycleStartedAt: string, m: MinuteTotals): Promise<void> {
+  const minute = new Date(Math.floor(new Date(cycleStartedAt).getTime() / 60_000) * 60_000);
   await trx
     .insertInto('farm_stats_minute')
-    .values({ agent_key: agentKey, at: minute, real_ghs: real, ideal_ghs: ideal, total: snapshots.length, online, qualified, temp_max: tMax, temp_avg: tN ? tSum / tN : null })
+    .values({ agent_key: agentKey, at: minute, real_ghs: m.real, ideal_ghs: m.ideal, total: m.total, online: m.online, qualified: m.qualified, temp_max: m.tempMax, temp_avg: m.tempAvg })
     .onConflict((oc) =>
       oc.columns(['agent_key', 'at']).doUpdateSet((eb) => ({
         real_ghs: eb.ref('excluded.real_ghs'),
@@ -234,16 +192,7 @@ async function farmMinute(trx: DB, agentKey: string, batch: SnapshotBatch, snaps
  * The one statement of a chunk (one round trip). With `mark` (a transaction per chunk) it first marks the chunk
  * applied: a second apply of the same chunk fails on the mark's key instead of counting its readings twice.
  */
-function chunkStatement(agentKey: string, chunk: MinerSnapshot[], mark: { batchSeq: number; chunk: number } | null): RawBuilder<unknown> {
-  // Per reading, one JSON array of its columns, the figures computed here included (list_figures: the list's figures
-  // of the reading as JSON text, miner-sql.ts listFiguresText); and, one per line, the rest of the reading for
-  // miners.snapshot (stored-reading.ts: JSON.stringify never writes a raw line break).
-  const columns = chunk.map((s) => {
-    const f = syncFigures(s);
-    return [s.ip, s.sn, s.mac, s.make, s.model, s.family, s.firmwareVersion, s.compileTime, s.online, s.missedPolls, s.rt5s, s.rate30m, s.avg, s.ideal,
-            s.workMode, s.faultLabels, s.state, s.takenAt, tempMax(s), f.tcm, f.tpm, f.fmin, f.fmax, Math.round(s.elapsedSec), listFiguresText(s)];
-  });
-  const rests = chunk.map(storedReading).join('\n');
+function chunkStatement(agentKey: string, chunk: PreparedChunk, mark: { batchSeq: number; chunk: number } | null): RawBuilder<unknown> {
   return sql`
     ${mark ? sql`with mark as (insert into snapshot_batch_chunks (agent_key, batch_seq, chunk) values (${agentKey}, ${mark.batchSeq}, ${mark.chunk})), ` : sql`with `}x as materialized (
       select e.rest::json as snap, c ->> 0 as ip, c ->> 1 as sn, c ->> 2 as mac, c ->> 3 as make, c ->> 4 as model, c ->> 5 as family,
@@ -252,7 +201,7 @@ function chunkStatement(agentKey: string, chunk: MinerSnapshot[], mark: { batchS
              c ->> 14 as "workMode", c -> 15 as "faultLabels", c -> 16 as state, (c ->> 17)::timestamptz as "takenAt",
              (c ->> 18)::float8 as tmax, (c ->> 19)::float8 as tcm, (c ->> 20)::float8 as tpm, (c ->> 21)::float8 as fmin,
              (c ->> 22)::float8 as fmax, (c ->> 23)::bigint as el, c ->> 24 as lf
-      from rows from (jsonb_array_elements(${JSON.stringify(columns)}::jsonb), unnest(string_to_array(${rests}::text, E'\n'))) as e(c, rest)
+      from rows from (jsonb_array_elements(${chunk.columns}::jsonb), unnest(string_to_array(${chunk.rests}::text, E'\n'))) as e(c, rest)
     ),
     up as (
       insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
