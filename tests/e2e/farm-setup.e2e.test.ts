@@ -143,7 +143,7 @@ describe('add-farm wizard on a desktop', () => {
     await download.saveAs(archive);
     const listing = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(listing).toEqual(
-      ['', 'README.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'package.json'].map((f) => `hashfield-agent-wizard-farm/${f}`),
+      ['', 'README.md', 'README.ru.md', 'README.zh-CN.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'package.json'].map((f) => `hashfield-agent-wizard-farm/${f}`),
     );
     execFileSync('tar', ['-xzf', archive], { cwd: dataDir });
     pkgDir = path.join(dataDir, 'hashfield-agent-wizard-farm');

@@ -96,7 +96,7 @@ describe('GET /api/agent/package', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="hashfield-agent-${KEY}.tar.gz"`);
     expect(res.headers['x-agent-build']).toMatch(/^[0-9a-f]{16}$/);
     pkgDir = unpack(res.rawPayload, 'first');
-    expect(fs.readdirSync(pkgDir).sort()).toEqual(['README.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'package.json']);
+    expect(fs.readdirSync(pkgDir).sort()).toEqual(['README.md', 'README.ru.md', 'README.zh-CN.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'package.json']);
     const config = JSON.parse(fs.readFileSync(path.join(pkgDir, 'hashfield-agent.json'), 'utf8')) as Record<string, string>;
     expect(config).toEqual({ server: 'http://console.example:8443', agentKey: KEY, secret: '', dataDir: './agent-data' });
     expect(fs.statSync(path.join(pkgDir, 'hashfield-agent.json')).mode & 0o777).toBe(0o600);
@@ -110,6 +110,16 @@ describe('GET /api/agent/package', () => {
     expect(readme).toContain('# Hashfield agent of the farm Package farm (pkg-farm)');
     expect(readme).toContain('sudo systemctl restart hashfield-agent');
     expect(readme).toContain(`Agent build ${String(res.headers['x-agent-build'])}.`);
+    // The same steps in the console's other two languages.
+    const zh = fs.readFileSync(path.join(pkgDir, 'README.zh-CN.md'), 'utf8');
+    expect(zh).toContain('# 矿场 Package farm（pkg-farm）的 Hashfield 代理');
+    const ru = fs.readFileSync(path.join(pkgDir, 'README.ru.md'), 'utf8');
+    expect(ru).toContain('# Агент Hashfield фермы Package farm (pkg-farm)');
+    for (const text of [zh, ru]) {
+      expect(text).toContain('sudo systemctl restart hashfield-agent');
+      expect(text).toContain('"agentKey": "pkg-farm"');
+      expect(text).toContain(String(res.headers['x-agent-build']));
+    }
   }, 120_000);
 
   it('serves the cached bundle the second time', async () => {

@@ -6,6 +6,7 @@
  *                            never stored in clear by the server, so never in a download)
  *   hashfield-agent.service  systemd unit (Linux), user hashfield, data in /var/lib/hashfield-agent
  *   README.md                the steps: unpack, put the secret in the file, start / restart the service
+ *   README.zh-CN.md, README.ru.md  the same in the console's other two languages
  *   package.json             pins CommonJS for agent.js whatever folder it is unpacked in
  */
 import { PACKAGE_CONFIG_FILE } from './package-launcher';
@@ -59,7 +60,122 @@ WantedBy=multi-user.target
 `;
 }
 
-export function readme(input: AgentPackageInput, folder: string, build: string): string {
+/** The package README's languages: README.md (English), README.zh-CN.md, README.ru.md — the console's three locales. */
+export type ReadmeLanguage = 'en-US' | 'zh-CN' | 'ru';
+
+/** The shell steps of the README, the same in every language. */
+function steps(input: AgentPackageInput, folder: string) {
+  return {
+    config: `    {
+      "server": "${input.serverUrl}",
+      "agentKey": "${input.agentKey}",
+      "secret": "<secret>",
+      "dataDir": "./agent-data"
+    }`,
+    install: `    sudo useradd --system --no-create-home hashfield
+    sudo mkdir -p ${INSTALL_DIR}
+    sudo tar -xzf ${folder}.tar.gz -C ${INSTALL_DIR} --strip-components=1
+    sudo chown hashfield ${INSTALL_DIR}/${PACKAGE_CONFIG_FILE} && sudo chmod 600 ${INSTALL_DIR}/${PACKAGE_CONFIG_FILE}
+    sudo cp ${INSTALL_DIR}/${SERVICE_NAME}.service /etc/systemd/system/
+    sudo systemctl daemon-reload
+    sudo systemctl enable --now ${SERVICE_NAME}`,
+    restart: `    sudo systemctl restart ${SERVICE_NAME}`,
+    status: `    systemctl status ${SERVICE_NAME}
+    journalctl -u ${SERVICE_NAME} -f`,
+  };
+}
+
+export function readme(input: AgentPackageInput, folder: string, build: string, lang: ReadmeLanguage = 'en-US'): string {
+  const st = steps(input, folder);
+  if (lang === 'zh-CN') {
+    return `# 矿场 ${input.agentName}（${input.agentKey}）的 Hashfield 代理
+
+本安装包在与矿机处于同一网络的电脑（NUC）上运行矿场代理。它扫描矿场的 IP 段、读取矿机数据并上报到
+${input.serverUrl}。
+
+电脑配置（每 10,000 台矿机）：4 核 CPU、16 GB 内存、100 GB 硬盘、20 Mbit/s 带宽；每台电脑少于 20,000 台矿机；
+到矿机的 ping 低于 100 ms，到服务器低于 200 ms。需要 Node.js 20 或更新版本（\`node --version\`）；agent.js
+就是完整的代理，无需安装其他东西。
+
+## 1. 修改文件
+
+把矿场的代理密钥（控制台只显示一次：在添加矿场向导或矿场对话框中；在那里“显示新密钥”会生成新的密钥）填入
+${PACKAGE_CONFIG_FILE} 的 \`"secret"\`：
+
+${st.config}
+
+如果这台电脑通过其他地址访问服务器，请修改 "server"。
+
+## 2. 试运行
+
+    node agent.js
+
+它会打印找到的内容；按 Ctrl+C 停止。命令行参数优先于文件（\`node agent.js --help\`）。
+
+## 3. 安装为服务（Linux，systemd）
+
+${st.install}
+
+## 4. 重启服务
+
+修改 ${PACKAGE_CONFIG_FILE} 之后，或更新代理时（把新的安装包解压覆盖旧的）：
+
+${st.restart}
+
+控制台向导会显示代理何时再次上报。状态和日志：
+
+${st.status}
+
+在 Windows 上，在此文件夹中运行 \`node agent.js\`（例如作为开机时启动的计划任务）。
+
+代理构建 ${build}。
+`;
+  }
+  if (lang === 'ru') {
+    return `# Агент Hashfield фермы ${input.agentName} (${input.agentKey})
+
+Этот пакет запускает агента фермы на компьютере (NUC) в одной сети с майнерами. Агент сканирует диапазоны IP
+фермы, читает данные майнеров и отправляет их на ${input.serverUrl}.
+
+Компьютер на каждые 10 000 майнеров: 4 ядра CPU, 16 ГБ ОЗУ, 100 ГБ диска, 20 Мбит/с; меньше 20 000 майнеров на
+один компьютер; ping до майнеров меньше 100 мс, до сервера меньше 200 мс. Нужен Node.js 20 или новее
+(\`node --version\`); agent.js — это весь агент, больше ничего устанавливать не нужно.
+
+## 1. Измените файл
+
+Впишите секрет агента фермы (консоль показывает его один раз: в мастере добавления фермы или в окне фермы;
+«показать новый секрет» там выдаёт новый) в \`"secret"\` файла ${PACKAGE_CONFIG_FILE}:
+
+${st.config}
+
+Измените "server", если этот компьютер обращается к серверу по другому адресу.
+
+## 2. Проверьте
+
+    node agent.js
+
+Агент печатает, что находит; Ctrl+C останавливает его. Параметры командной строки важнее файла
+(\`node agent.js --help\`).
+
+## 3. Установите как службу (Linux, systemd)
+
+${st.install}
+
+## 4. Перезапуск службы
+
+После изменения ${PACKAGE_CONFIG_FILE} или для обновления агента (распакуйте новый пакет поверх старого):
+
+${st.restart}
+
+Мастер в консоли покажет, когда агент снова выйдет на связь. Состояние и журнал:
+
+${st.status}
+
+В Windows запустите \`node agent.js\` в этой папке (например, как задание планировщика при запуске системы).
+
+Сборка агента ${build}.
+`;
+  }
   return `# Hashfield agent of the farm ${input.agentName} (${input.agentKey})
 
 This package runs the farm's agent on a computer (NUC) in the same network as the miners. It scans the
@@ -68,18 +184,14 @@ farm's IP ranges, reads the miners and reports to ${input.serverUrl}.
 Computer, per 10,000 miners: 4 CPU cores, 16 GB RAM, 100 GB disk, 20 Mbit/s; fewer than 20,000 miners per
 computer; ping under 100 ms to the miners and under 200 ms to the server. Needs Node.js 20 or newer
 (\`node --version\`); agent.js is the whole agent, nothing else to install.
+Also in Chinese (README.zh-CN.md) and Russian (README.ru.md).
 
 ## 1. Change the file
 
 Put the farm's agent secret (shown once by the console, in the add-farm wizard or the farm dialog; "show a
 new secret" there gives a new one) in \`"secret"\` of ${PACKAGE_CONFIG_FILE}:
 
-    {
-      "server": "${input.serverUrl}",
-      "agentKey": "${input.agentKey}",
-      "secret": "<the farm's secret>",
-      "dataDir": "./agent-data"
-    }
+${st.config}
 
 Change "server" if this computer reaches the server at another address.
 
@@ -92,24 +204,17 @@ It prints what it finds; Ctrl+C stops it. Options on the command line win over t
 
 ## 3. Install it as a service (Linux, systemd)
 
-    sudo useradd --system --no-create-home hashfield
-    sudo mkdir -p ${INSTALL_DIR}
-    sudo tar -xzf ${folder}.tar.gz -C ${INSTALL_DIR} --strip-components=1
-    sudo chown hashfield ${INSTALL_DIR}/${PACKAGE_CONFIG_FILE} && sudo chmod 600 ${INSTALL_DIR}/${PACKAGE_CONFIG_FILE}
-    sudo cp ${INSTALL_DIR}/${SERVICE_NAME}.service /etc/systemd/system/
-    sudo systemctl daemon-reload
-    sudo systemctl enable --now ${SERVICE_NAME}
+${st.install}
 
 ## 4. Restart the service
 
 After changing ${PACKAGE_CONFIG_FILE}, or to update the agent (unpack a new package over the old one):
 
-    sudo systemctl restart ${SERVICE_NAME}
+${st.restart}
 
 The console's wizard shows when the agent reports again. Status and log:
 
-    systemctl status ${SERVICE_NAME}
-    journalctl -u ${SERVICE_NAME} -f
+${st.status}
 
 On Windows, run \`node agent.js\` in this folder (for example as a scheduled task at start-up).
 
@@ -127,6 +232,8 @@ export async function buildAgentPackage(input: AgentPackageInput): Promise<Agent
     { name: `${folder}/${PACKAGE_CONFIG_FILE}`, data: packageConfig(input), mode: 0o600 },
     { name: `${folder}/${SERVICE_NAME}.service`, data: systemdUnit(input), mode: 0o644 },
     { name: `${folder}/README.md`, data: readme(input, folder, bundle.hash), mode: 0o644 },
+    { name: `${folder}/README.zh-CN.md`, data: readme(input, folder, bundle.hash, 'zh-CN'), mode: 0o644 },
+    { name: `${folder}/README.ru.md`, data: readme(input, folder, bundle.hash, 'ru'), mode: 0o644 },
     { name: `${folder}/package.json`, data: `${JSON.stringify({ name: 'hashfield-agent', private: true, type: 'commonjs', scripts: { start: 'node agent.js' } }, null, 2)}\n`, mode: 0o644 },
   ]);
   return { fileName: `${folder}.tar.gz`, archive, build: bundle.hash, source: bundle.source, buildMs: bundle.buildMs };
