@@ -283,6 +283,21 @@ function bareExchange(host: string, port: number, request: string, whenJson = fa
   });
 }
 
+/** The bare client's pool: `concurrency` workers taking the next item, nothing else; counts answered and failed. */
+async function barePool<T>(items: readonly T[], concurrency: number, exchange: (item: T) => Promise<boolean>): Promise<{ ok: number; failed: number }> {
+  let next = 0;
+  let ok = 0;
+  let failed = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      if (await exchange(items[next++]!)) ok++;
+      else failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return { ok, failed };
+}
+
 async function runBare(spec: ChildSpec): Promise<void> {
   const concurrency = AgentConfig.parse({}).pollConcurrency;
   const ips: string[] = [];
@@ -293,20 +308,7 @@ async function runBare(spec: ChildSpec): Promise<void> {
   for (const command of spec.bareCommands) {
     const request = JSON.stringify({ command });
     for (let i = 1; i <= spec.cycles; i++) {
-      await measure(`bare ${command} cycle ${i}`, async () => {
-        let next = 0;
-        let ok = 0;
-        let failed = 0;
-        const worker = async (): Promise<void> => {
-          while (next < ips.length) {
-            const ip = ips[next++]!;
-            if (await bareExchange(ip, spec.ports.rpc, request)) ok++;
-            else failed++;
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(concurrency, ips.length) }, worker));
-        return { ok, failed };
-      });
+      await measure(`bare ${command} cycle ${i}`, () => barePool(ips, concurrency, (ip) => bareExchange(ip, spec.ports.rpc, request)));
     }
   }
   if (spec.bareFamily) await runBareFamily(spec, concurrency);
@@ -321,19 +323,8 @@ async function runBareFamily(spec: ChildSpec, concurrency: number): Promise<void
   for (const p of plan) exchanges['rpc' in p ? 'rpc' : 'v3'] = (exchanges['rpc' in p ? 'rpc' : 'v3'] ?? 0) + 1;
   for (let i = 1; i <= spec.cycles; i++) {
     await measure(`bare per-family cycle ${i}`, async () => {
-      let next = 0;
-      let ok = 0;
-      let failed = 0;
-      const worker = async (): Promise<void> => {
-        while (next < plan.length) {
-          const p = plan[next++]!;
-          const good = 'rpc' in p ? await bareExchange(p.ip, spec.ports.rpc, p.rpc, p.whenJson) : await bareV3Exchange(p.ip, spec.ports.whatsminerV3, p.v3);
-          if (good) ok++;
-          else failed++;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, plan.length) }, worker));
-      return { ok, failed, extra: { rpcExchanges: exchanges['rpc'] ?? 0, v3Connections: exchanges['v3'] ?? 0 } };
+      const r = await barePool(plan, concurrency, (p) => ('rpc' in p ? bareExchange(p.ip, spec.ports.rpc, p.rpc, p.whenJson) : bareV3Exchange(p.ip, spec.ports.whatsminerV3, p.v3)));
+      return { ...r, extra: { rpcExchanges: exchanges['rpc'] ?? 0, v3Connections: exchanges['v3'] ?? 0 } };
     });
   }
 }

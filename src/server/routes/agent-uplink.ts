@@ -67,7 +67,7 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
   // else zod with its usual field messages); the route takes the body as bytes. The schema stays for the API docs.
   await app.register(async (child) => {
     child.removeContentTypeParser('application/json');
-    child.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+    child.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     child.post(
       p('/snapshots'),
       { config: cfg, bodyLimit: 256 * 1024 * 1024, schema: { tags, body: SnapshotBatch }, validatorCompiler: () => (data: unknown) => ({ value: data }) },

@@ -46,7 +46,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
 import { type DB, isEmbedded } from '../../db/kysely';
 import { STAT_HOUR_UPSERT } from './miner-stats';
-import { CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, prepareChunks, uploadHead } from './upload-prepare';
+import { CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, preparedInLine, uploadHead } from './upload-prepare';
 
 export interface IngestOptions {
   /** Miners per chunk (tests). */
@@ -60,11 +60,7 @@ export interface IngestOptions {
 /** Stores a batch (tests and callers that hold one; the uplink route prepares its uploads in the upload worker). */
 export function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
   const latest = latestPerIp(batch.snapshots);
-  return ingestPrepared(db, agentKey, uploadHead(batch, latest), toAsync(prepareChunks(latest, opts.chunkSize ?? CHUNK)), opts);
-}
-
-async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
+  return ingestPrepared(db, agentKey, uploadHead(batch, latest), preparedInLine(latest, opts.chunkSize ?? CHUNK), opts);
 }
 
 /**
@@ -90,6 +86,7 @@ function inTransaction<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
 
 async function applyBatch(db: DB, agentKey: string, head: UploadHead, chunks: AsyncIterable<PreparedChunk>, opts: IngestOptions): Promise<SnapshotBatchResult> {
   const chunked = !db.isTransaction;
+  const seq = String(head.batchSeq);
   const claim = await inTransaction(db, async (trx) => {
     const fresh = await trx
       .insertInto('snapshot_batches')
@@ -98,14 +95,14 @@ async function applyBatch(db: DB, agentKey: string, head: UploadHead, chunks: As
       .returning('batch_seq')
       .executeTakeFirst();
     if (fresh) return 'new';
-    const row = await trx.selectFrom('snapshot_batches').select('complete').where('agent_key', '=', agentKey).where('batch_seq', '=', String(head.batchSeq)).executeTakeFirst();
+    const row = await trx.selectFrom('snapshot_batches').select('complete').where('agent_key', '=', agentKey).where('batch_seq', '=', seq).executeTakeFirst();
     return row?.complete ? 'done' : 'resume';
   });
   if (claim === 'done') return { accepted: 0, duplicate: true };
   // A batch cut short before: the chunks it applied are skipped.
   const applied = new Set<number>();
   if (claim === 'resume') {
-    const rows = await db.selectFrom('snapshot_batch_chunks').select('chunk').where('agent_key', '=', agentKey).where('batch_seq', '=', String(head.batchSeq)).execute();
+    const rows = await db.selectFrom('snapshot_batch_chunks').select('chunk').where('agent_key', '=', agentKey).where('batch_seq', '=', seq).execute();
     for (const r of rows) applied.add(r.chunk);
   }
 
@@ -113,7 +110,6 @@ async function applyBatch(db: DB, agentKey: string, head: UploadHead, chunks: As
   if (!chunked) await sql`set local work_mem = '64MB'`.execute(db);
   // Pipelined: the next chunk's parameters (JSON of ~3 MB) are built while the database works on this one, so on
   // PostgreSQL the server's share overlaps the database's instead of adding to it (one statement in flight at a time).
-  const seq = String(head.batchSeq);
   let inFlight: Promise<unknown> | null = null;
   const it = chunks[Symbol.asyncIterator]();
   try {

@@ -212,6 +212,7 @@ function sumOfField(items: unknown[], key: string): number {
 }
 
 /** The snapshot-derived figures of a list row: the definitions of COLUMN_SQL, evaluated on one snapshot. */
+export type SnapshotFigures = ReturnType<typeof snapshotFigures>;
 export function snapshotFigures(snap: Partial<MinerSnapshot> | null) {
   const boards = list(snap?.boards);
   const pools = list(snap?.pools);
@@ -281,8 +282,7 @@ export type ListFigures = Pick<
 >;
 
 /** The reading's list figures (stored by the ingest as JSON in miners.list_figures, or computed from the snapshot). */
-export function listFigures(snap: Partial<MinerSnapshot> | null): ListFigures {
-  const f = snapshotFigures(snap);
+export function listFigures(snap: Partial<MinerSnapshot> | null, f: SnapshotFigures = snapshotFigures(snap)): ListFigures {
   const p = (i: number) => f.pools[i];
   const tempChipMin = round(f.tempChipMin);
   const tempChipMax = round(f.tempChipMax);
@@ -327,9 +327,9 @@ const LIST_FIGURE_KEYS = [
   'pool1Url', 'pool1User', 'pool1Status', 'pool2Url', 'pool2User', 'pool2Status', 'pool3Url', 'pool3User', 'pool3Status', 'poolStatus',
 ] as const satisfies readonly (keyof ListFigures)[];
 
-/** What the ingest stores in miners.list_figures for a reading: its list figures as a JSON array in LIST_FIGURE_KEYS order. */
-export function listFiguresText(snap: Partial<MinerSnapshot> | null): string {
-  const f = listFigures(snap);
+/** What the ingest stores in miners.list_figures for a reading: its list figures as a JSON array in LIST_FIGURE_KEYS order (`figures`: its snapshotFigures, when already made). */
+export function listFiguresText(snap: Partial<MinerSnapshot> | null, figures?: SnapshotFigures): string {
+  const f = listFigures(snap, figures);
   return JSON.stringify(LIST_FIGURE_KEYS.map((k) => f[k]));
 }
 

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors';
-import { CHUNK, type PreparedChunk, type UploadHead, prepareChunks, readUpload } from './upload-prepare';
+import { CHUNK, type PreparedChunk, type UploadHead, preparedInLine, readUpload } from './upload-prepare';
 
 export interface WorkerRequest {
   id: number;
@@ -125,11 +125,7 @@ function startWorker(): Worker | null {
 function inLine(body: Buffer, chunkSize: number): ParsedUpload {
   const r = readUpload(body.toString('utf8'));
   if (!r.ok) throw r.invalidJson ? new AppError('badRequest') : new AppError('validation', {}, { fields: r.fields });
-  return { head: r.head, chunks: toAsync(prepareChunks(r.latest, chunkSize)) };
-}
-
-async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
+  return { head: r.head, chunks: preparedInLine(r.latest, chunkSize) };
 }
 
 /** Reads an upload's JSON body (the worker when there is one): its head, or an AppError for bad input, and its chunks. */

@@ -7,7 +7,7 @@
 import { SnapshotBatch, isExactSnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { issueKey } from '../../validation-issue';
-import { listFiguresText } from './miner-sql';
+import { listFiguresText, snapshotFigures } from './miner-sql';
 import { storedReading } from './stored-reading';
 
 /** Miners per statement (and, on PGlite, per transaction). */
@@ -47,13 +47,6 @@ export function tempMax(s: MinerSnapshot): number | null {
     for (const t of b.tempPcb) if (t > max) max = t;
   }
   return Number.isFinite(max) ? max : null;
-}
-
-/** Highest / lowest number of `lists` (null when they are all empty), as hf_jsonb_max / hf_jsonb_min of migration 202611230105. */
-function extreme(lists: Iterable<readonly number[]>, max: boolean): number | null {
-  let best: number | null = null;
-  for (const list of lists) for (const v of list) if (best === null || (max ? v > best : v < best)) best = v;
-  return best;
 }
 
 /** One reading per ip: the latest (by takenAt; on a tie the later one in the upload), as the upsert rule would leave it. */
@@ -105,12 +98,12 @@ export function uploadHead(batch: SnapshotBatch, latest: MinerSnapshot[]): Uploa
  */
 export function prepareChunk(chunk: MinerSnapshot[]): PreparedChunk {
   const columns = chunk.map((s) => {
-    const chips = s.boards.map((b) => b.tempChip);
-    const pcbs = s.boards.map((b) => b.tempPcb);
+    // One pass over the reading gives the list figures and the sync columns (their unrounded extremes).
+    const f = snapshotFigures(s);
+    const tMax = f.tempChipMax === null ? f.tempPcbMax : f.tempPcbMax === null ? f.tempChipMax : Math.max(f.tempChipMax, f.tempPcbMax);
     return [
       s.ip, s.sn, s.mac, s.make, s.model, s.family, s.firmwareVersion, s.compileTime, s.online, s.missedPolls, s.rt5s, s.rate30m, s.avg, s.ideal,
-      s.workMode, s.faultLabels, s.state, s.takenAt, tempMax(s), extreme(chips, true), extreme(pcbs, true), extreme([s.fans], false),
-      extreme([s.fans], true), Math.round(s.elapsedSec), listFiguresText(s),
+      s.workMode, s.faultLabels, s.state, s.takenAt, tMax, f.tempChipMax, f.tempPcbMax, f.fanMin, f.fanMax, Math.round(s.elapsedSec), listFiguresText(s, f),
     ];
   });
   return { columns: JSON.stringify(columns), rests: chunk.map(storedReading).join('\n') };
@@ -119,6 +112,11 @@ export function prepareChunk(chunk: MinerSnapshot[]): PreparedChunk {
 /** The chunks of an upload's latest readings, each prepared when asked for. */
 export function* prepareChunks(latest: MinerSnapshot[], size = CHUNK): Generator<PreparedChunk> {
   for (let i = 0; i < latest.length; i += size) yield prepareChunk(latest.slice(i, i + size));
+}
+
+/** prepareChunks as the ingest takes them (an async iterable; made in line, one when asked for). */
+export async function* preparedInLine(latest: MinerSnapshot[], size = CHUNK): AsyncGenerator<PreparedChunk> {
+  yield* prepareChunks(latest, size);
 }
 
 /** An upload's text read and checked: its latest readings and head, or why it is refused. */
