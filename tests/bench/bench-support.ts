@@ -126,7 +126,9 @@ export async function startServer(opts: ServerOptions): Promise<BenchServer> {
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // HF_BENCH_SERVER_NODE_ARGS: extra Node flags for the server (profiling: "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = (process.env.HF_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server/main.ts'], {
     cwd: REPO_ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

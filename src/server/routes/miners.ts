@@ -8,7 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { AgentKeyQuery } from '@shared/schemas/common';
 import { FarmSeriesQuery, MinerFilterQuery, MinerHistoryQuery, MinerKeyQuery, MinerListQuery } from '@shared/schemas/miner';
-import { findMiners } from '../domains/miners/find-miners';
+import { findMiners, minerPageJson } from '../domains/miners/find-miners';
 import { findMinerId, getMiner } from '../domains/miners/get-miner';
 import { FARM_OPTION_NAMES, farmMinerOptions, fixedMinerOptions } from '../domains/miners/miner-options';
 import { getFarmSeries, getIndexStat, getMinerHistory, getMinerStat, getModelStats } from '../domains/miners/miner-stats';
@@ -37,7 +37,8 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
         querystring: MinerListQuery,
       },
     },
-    async (req) => ok(await findMiners(db, req.query)),
+    // The rows come as JSON text (find-miners.ts, minerRowJson): the envelope is written around them, not serialised again.
+    async (req, reply) => reply.type('application/json; charset=utf-8').send(minerPageJson(await findMiners(db, req.query))),
   );
 
   app.get(

@@ -17,9 +17,9 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
-import type { MinerFilter, MinerListQuery, MinerRow, MinerSortKey } from '@shared/schemas/miner';
-import type { DB } from '../../db/kysely';
-import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, toMinerRow } from './miner-sql';
+import type { MinerFilter, MinerListQuery, MinerSortKey } from '@shared/schemas/miner';
+import { type DB, PREPARED } from '../../db/kysely';
+import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, minerRowJson } from './miner-sql';
 
 /** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
 const COUNT_TTL_MS = 600_000;
@@ -119,8 +119,8 @@ function slice(l: Listed, offset: number, size: number): RawBuilder<unknown> {
  * The stamp and the rows of the page whose ids `ids` gives (an ordered uuid[] expression), in one statement (one
  * snapshot): a farm without a matching row still answers its stamp.
  */
-async function stampAndRows(db: DB, agentKey: string, ids: RawBuilder<unknown>): Promise<{ stamp: string; rows: MinerRow[] }> {
-  const { rows } = await sql<RawMinerRow & { stamp: string; n: number | null }>`
+async function stampAndRows(db: DB, agentKey: string, ids: RawBuilder<unknown>): Promise<{ stamp: string; rows: string[] }> {
+  const { rows } = await sql<RawMinerRow & { stamp: string; n: number | null }>`${sql.raw(PREPARED)}
     select s.stamp, r.*
     from (select ${stampSql(agentKey)} as stamp) s
     left join lateral (
@@ -130,10 +130,18 @@ async function stampAndRows(db: DB, agentKey: string, ids: RawBuilder<unknown>):
     ) r on true
     order by r.n
   `.execute(db);
-  return { stamp: rows[0]?.stamp ?? '', rows: rows.filter((r) => r.n !== null).map(toMinerRow) };
+  return { stamp: rows[0]?.stamp ?? '', rows: rows.filter((r) => r.n !== null).map(minerRowJson) };
 }
 
-export async function findMiners(db: DB, q: MinerListQuery): Promise<Page<MinerRow>> {
+/** A page of list rows, each row as its JSON text (minerRowJson: MinerRow's keys and values). */
+export type MinerRowsPage = Page<string>;
+
+/** The answer envelope of a page as JSON text: { code, msg, data: Page<MinerRow> } with the rows' texts in place. */
+export function minerPageJson(page: MinerRowsPage): string {
+  return `{"code":0,"msg":"success","data":{"list":[${page.list.join(',')}],"total":${page.total},"curPage":${page.curPage},"pageSize":${page.pageSize}}}`;
+}
+
+export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPage> {
   const { agentKey, page, pageSize, sort, order, ...filter } = q;
   const where = minerWhere(agentKey, filter);
   const orderBy = minerOrder(sort, order);
@@ -143,7 +151,7 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<Page<MinerR
   const listKey = `${key}\u0000${sort ?? ''}\u0000${order ?? ''}`;
   const canList = covered && !(sort && CLOCK_SORTS.has(sort));
   const caches = cachesOf(db);
-  const page_ = (got: { rows: MinerRow[] }, total: number) => ({ list: got.rows, total, curPage: page, pageSize });
+  const page_ = (got: { rows: string[] }, total: number) => ({ list: got.rows, total, curPage: page, pageSize });
 
   // A result whose ids are kept: the page is a slice of them, valid if the stamp read with its rows is the same.
   const listed = canList ? caches.lists.get(listKey) : undefined;
@@ -185,7 +193,7 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<Page<MinerR
 
 async function countWithStamp(db: DB, agentKey: string, where: RawBuilder<unknown>): Promise<Counted> {
   const at = Date.now();
-  const { rows } = await sql<{ stamp: string; n: number }>`
+  const { rows } = await sql<{ stamp: string; n: number }>`${sql.raw(PREPARED)}
     select ${stampSql(agentKey)} as stamp, (select count(*)::int from miners m where ${where}) as n
   `.execute(db);
   return { n: rows[0]?.n ?? 0, stamp: rows[0]?.stamp ?? '', at };
@@ -208,7 +216,7 @@ function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unk
 async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number): Promise<Listed | null> {
   const at = Date.now();
   // The ids' hex digits joined in result order (array(subquery) keeps the subquery's order).
-  const { rows } = await sql<{ stamp: string; hex: string }>`
+  const { rows } = await sql<{ stamp: string; hex: string }>`${sql.raw(PREPARED)}
     select ${stampSql(agentKey)} as stamp,
            array_to_string(array(select replace(m.id::text, '-', '') from miners m where ${where} order by ${orderBy} limit ${cap + 1}), '') as hex
   `.execute(db);

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { isoOfMsFast, listFiguresText, minerRowJson, toMinerRow } from './miner-sql';
+
+/** A row tuple as the database writes it (json_build_array: ", " between elements). */
+const pgArray = (values: unknown[]): string => `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
+
+function raw(over: { tuple?: Partial<Record<number, unknown>>; figures?: string | null } = {}) {
+  const tuple: unknown[] = [
+    '2f86ee2a-4827-479d-b433-aa4ece58a2b4', '10.0.12.45', 'SMTTB0000003044', '02:48:00:0b:e4:00', 'Bitmain', 'S21', 'antminer-stock',
+    'Thu Jul 11 16:38:25 CST 2024', 1720687105000, true, 0, 190000, 188100.5, 189050, 200000, 'normal', 86444, ['missing-chip'],
+    { online: true, qualified: true, unqualified: false, zeroHashrate: false, cannotStart: false, illegalPool: false, abnormalIdeal: false, sleeping: false, lowPower: true },
+    1773129600000, 1795366296522.053, 95.123456, 190000.129, null,
+  ];
+  for (const [i, v] of Object.entries(over.tuple ?? {})) tuple[Number(i)] = v;
+  const snapshot = {
+    boards: [
+      { index: 0, chips: 108, expectedChips: 108, tempPcb: [60, 75], tempChip: [65, 80], tempPic: [55], rateGhs: 63000, hwErrors: 2, freqMhz: 490 },
+      { index: 1, chips: 54, expectedChips: 108, tempPcb: [61, 76], tempChip: [66, 81.25], tempPic: [56], rateGhs: 31000, hwErrors: 0, freqMhz: 485 },
+    ],
+    fans: [4320, 4380],
+    pools: [
+      { url: 'stratum+tcp://pool,"one"[x]{y}\\z:3333', user: 'farm.w1 "quoted", 矿工', status: 'alive' as const, active: true, accepted: 10, rejected: 1 },
+      { url: 'stratum+tcp://b:443', user: 'w,2', status: 'dead' as const, active: false, accepted: 0, rejected: 0 },
+    ],
+    errorCodes: [{ code: 'E1', message: 'fan "lost", [board] {2}\n' }],
+    powerW: 3500,
+  };
+  return { r: pgArray(tuple), list_figures: over.figures === undefined ? listFiguresText(snapshot as never) : over.figures, snapshot: snapshot as never };
+}
+
+describe('minerRowJson', () => {
+  it('writes the values of toMinerRow, keys in the same order, strings with quotes, commas and brackets intact', () => {
+    const cases = [
+      raw(),
+      raw({ tuple: { 8: null, 9: false, 17: [], 18: null, 21: null, 22: null, 23: 12.3456 } }),
+      raw({ tuple: { 2: 'SN "with", [brackets] {and} \\ backslash', 3: '', 7: '', 15: 'sleep', 16: 1e6 } }),
+      raw({ figures: null }), // no stored figures: computed from the reading
+      raw({ figures: '{"tempChipMin":1}' }), // stored before as an object
+    ];
+    for (const c of cases) {
+      const text = minerRowJson(c);
+      const expected = toMinerRow(c);
+      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(expected)));
+      expect(Object.keys(JSON.parse(text) as object)).toEqual(Object.keys(JSON.parse(JSON.stringify(expected)) as object));
+    }
+  });
+
+  it('reads arrays as JSON.stringify writes them too (no spaces) and empty stored arrays', () => {
+    const c = raw();
+    const compact = { ...c, r: JSON.stringify(JSON.parse(c.r)) };
+    expect(JSON.parse(minerRowJson(compact))).toEqual(JSON.parse(minerRowJson(c)));
+    const empty = { ...c, list_figures: '[]' };
+    expect(JSON.parse(minerRowJson(empty))).toEqual(JSON.parse(JSON.stringify(toMinerRow(empty))));
+  });
+});
+
+describe('isoOfMsFast', () => {
+  it('writes what Date.toISOString writes', () => {
+    const samples = [0, -1, 1, 86_399_999, 86_400_000, -86_400_001, 1773129600000, 1795366296522.053, 1795366296522.5, 253402300799999, -62198755200000];
+    for (let i = 0; i < 2000; i++) samples.push(Math.floor((i * 7919.123 + 1) * 1e9) % 4e12 - 1e12);
+    for (const ms of samples) expect(isoOfMsFast(ms)).toBe(new Date(Math.round(ms)).toISOString());
+    expect(isoOfMsFast(null)).toBeNull();
+  });
+});
