@@ -404,19 +404,19 @@ export function toMinerRow(raw: RawMinerRow): MinerRow {
 
 const q = JSON.stringify;
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-/** The day (since 1970) and its text ("2026-03-10T") of the last timestamp isoOfMsFast wrote. */
-let isoDay = Number.NaN;
-let isoDayText = '';
+/** Day (since 1970) → its text ("2026-03-10T"), for the days isoOfMsFast met last (a row has up to three timestamps of different days). */
+const isoDays = new Map<number, string>();
 /** isoOfMs without a Date per call (a Date and its toISOString cost ~0.8 µs, three per row): the same text. */
 export function isoOfMsFast(ms: number | null): string | null {
   if (ms === null) return null;
   const t = Math.round(ms);
   const day = Math.floor(t / 86_400_000);
-  if (day !== isoDay) {
+  let dayText = isoDays.get(day);
+  if (dayText === undefined) {
     const text = new Date(day * 86_400_000).toISOString();
     if (!text.endsWith('T00:00:00.000Z')) return new Date(t).toISOString(); // out of a Date's range: its own error
-    isoDay = day;
-    isoDayText = text.slice(0, -13);
+    if (isoDays.size >= 64) isoDays.clear();
+    isoDays.set(day, (dayText = text.slice(0, -13)));
   }
   let r = t - day * 86_400_000;
   const h = Math.floor(r / 3_600_000);
@@ -424,7 +424,7 @@ export function isoOfMsFast(ms: number | null): string | null {
   const m = Math.floor(r / 60_000);
   r -= m * 60_000;
   const sec = Math.floor(r / 1000);
-  return `${isoDayText}${pad(h, 2)}:${pad(m, 2)}:${pad(sec, 2)}.${pad(r - sec * 1000, 3)}Z`;
+  return `${dayText}${pad(h, 2)}:${pad(m, 2)}:${pad(sec, 2)}.${pad(r - sec * 1000, 3)}Z`;
 }
 
 /**
