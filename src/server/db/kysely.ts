@@ -11,6 +11,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
+import { PREPARED, PREPARED_MAX } from './prepared-statements';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -63,16 +64,7 @@ export function postgresDatabase(url: string, max = 10): OpenedDatabase {
   return { db, kind: 'postgres', pglite: null, close: () => db.destroy() };
 }
 
-/**
- * A statement whose text starts with this comment runs as a named prepared statement on PostgreSQL (once parsed per
- * connection, and planned once when PostgreSQL finds its generic plan as good). For the hottest reads only: the
- * miner list's page statement spent ~0.5–0.8 ms of its ~2 ms planning it again on every request; a page read from
- * kept ids went from 1.9 to 0.9 ms (tests/bench/miner-list.bench.ts). PGlite runs it as any other statement.
- */
-export const PREPARED = '/* prepared */ ';
-/** Named statements per connection at most (each holds a plan in its PostgreSQL backend); later ones run unnamed. */
-const PREPARED_MAX = 256;
-
+/** PREPARED statements (prepared-statements.ts) as named statements of node-postgres, per connection. */
 function preparePrefixed(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const names = new Map<string, string>();

@@ -3,7 +3,7 @@
  * Kysely "connection" at a time: a transaction holds it until commit, and other queries wait (otherwise
  * they would run inside someone else's transaction).
  */
-import type { PGlite } from '@electric-sql/pglite';
+import { type PGlite, parse } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -16,6 +16,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { PREPARED, PREPARED_MAX, prepareMessage, runMessage } from './prepared-statements';
 
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
@@ -28,9 +29,45 @@ class Mutex {
   }
 }
 
+interface Prepared {
+  name: string;
+  /** The parameters' type oids, as the database told them. */
+  types: number[];
+}
+/** The statements prepared in each PGlite (a session of its own: a clone starts with none). */
+const preparedByDb = new WeakMap<PGlite, Map<string, Prepared>>();
+
+/** A PREPARED statement (prepared-statements.ts): prepared on first use, then one protocol call per run. */
+async function runPrepared<R>(db: PGlite, q: CompiledQuery): Promise<QueryResult<R> | null> {
+  let statements = preparedByDb.get(db);
+  if (!statements) preparedByDb.set(db, (statements = new Map()));
+  let st = statements.get(q.sql);
+  if (!st) {
+    if (statements.size >= PREPARED_MAX) return null;
+    const name = `hf_${statements.size + 1}`;
+    const { messages } = await db.execProtocol(prepareMessage(name, q.sql), { syncToFs: false });
+    const described = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs?: number[] } | undefined;
+    st = { name, types: described?.dataTypeIDs ?? [] };
+    statements.set(q.sql, st);
+  }
+  // Values as PGlite's query() writes them: its serializer for the parameter's type, else the value's text.
+  const values = q.parameters.map((v, i) => {
+    if (v === null || v === undefined) return null;
+    const serialize = db.serializers[st.types[i] ?? 0];
+    return serialize ? serialize(v) : String(v);
+  });
+  const { messages } = await db.execProtocol(runMessage(st.name, values));
+  const [res] = parse.parseResults(messages, db.parsers);
+  return { rows: (res?.rows ?? []) as R[] };
+}
+
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly db: PGlite) {}
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    if (q.sql.startsWith(PREPARED)) {
+      const res = await runPrepared<R>(this.db, q);
+      if (res) return res;
+    }
     if (q.parameters.length === 0 && q.sql.includes(';')) {
       // Several statements (migrations): the simple protocol, as node-postgres does without parameters.
       const all = await this.db.exec(q.sql);

@@ -18,7 +18,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
 import type { MinerFilter, MinerListQuery, MinerSortKey } from '@shared/schemas/miner';
-import { type DB, PREPARED } from '../../db/kysely';
+import type { DB } from '../../db/kysely';
+import { PREPARED } from '../../db/prepared-statements';
 import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, minerRowJson } from './miner-sql';
 
 /** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
