@@ -4,6 +4,7 @@ import { luxosSessionOf } from '@sim/devices/luxos';
 import type { AgentTask, TaskMinerResult } from '@shared/schemas/agent-uplink';
 import { runTask, type ExecutorDeps } from '@agent/executor';
 import type { DriverEnv } from '@agent/miner-types';
+import { simDriverEnv } from '../support/sim-driver-env';
 import { Poller } from '@agent/poller';
 import { rpcCommand } from '@agent/protocols/cgminer-rpc';
 import { scanRanges } from '@agent/scanner/scanner';
@@ -37,14 +38,7 @@ const allOk = (rs: TaskMinerResult[]) => expect(rs.filter((r) => !r.ok), JSON.st
 beforeAll(async () => {
   fleet = await startFleet({ miners: 24, cidr: CIDR, rpcPort: 0, webPort: 0, whatsminerV3Port: 0, seed: 52, rebootDarkMs: DARK_MS, faultRates: {}, mix: { luxos: 3, 'antminer-stock': 1 } });
   for (const m of fleet.miners) for (const f of m.activeFaults) m.injectFault(f, false);
-  env = {
-    ports: { rpc: fleet.ports.rpc, web: fleet.ports.web, whatsminerV3: fleet.ports.whatsminerV3 },
-    credentials: { antminer: [], whatsminer: [], braiins: [], vnish: [], luxos: [] },
-    connectTimeoutMs: 1000,
-    rpcTimeoutMs: 4000,
-    webTimeoutMs: 4000,
-    detailEveryCycles: 5,
-  };
+  env = simDriverEnv(fleet);
   poller = new Poller(env);
 }, 30000);
 

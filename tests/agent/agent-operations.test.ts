@@ -6,6 +6,7 @@ import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { runTask, type ExecutorDeps } from '@agent/executor';
 import { withChangedPasswords } from '@agent/farm-agent';
 import type { DriverEnv } from '@agent/miner-types';
+import { simDriverEnv } from '../support/sim-driver-env';
 import { Poller } from '@agent/poller';
 import { AntminerWeb } from '@agent/protocols/antminer-web';
 import { httpRequest } from '@agent/protocols/http-client';
@@ -87,14 +88,7 @@ beforeAll(async () => {
     mix: { 'antminer-stock': 4, whatsminer: 3, braiins: 2, vnish: 2 },
   });
   for (const m of fleet.miners) for (const f of m.activeFaults) m.injectFault(f, false);
-  env = {
-    ports: { rpc: fleet.ports.rpc, web: fleet.ports.web, whatsminerV3: fleet.ports.whatsminerV3 },
-    credentials: { antminer: [], whatsminer: [], braiins: [], vnish: [], luxos: [] },
-    connectTimeoutMs: 1000,
-    rpcTimeoutMs: 4000,
-    webTimeoutMs: 4000,
-    detailEveryCycles: 5,
-  };
+  env = simDriverEnv(fleet);
   poller = new Poller(env);
   const found = await scanRanges([{ ipBegin: CIDR }], env, { concurrency: 200 });
   poller.upsertMiners(found.miners);

@@ -3,6 +3,7 @@ import { startFleet, type Fleet, type SimMiner } from '@sim/fleet';
 import type { AgentTask, TaskMinerResult } from '@shared/schemas/agent-uplink';
 import { runTask, type ExecutorDeps } from '@agent/executor';
 import type { DriverEnv } from '@agent/miner-types';
+import { simDriverEnv } from '../support/sim-driver-env';
 import { Poller } from '@agent/poller';
 import { scanRanges } from '@agent/scanner/scanner';
 
@@ -47,14 +48,7 @@ beforeAll(async () => {
     rebootDarkMs: 1500,
     mix: { 'antminer-stock': 4, whatsminer: 3, braiins: 2, vnish: 2 },
   });
-  env = {
-    ports: { rpc: fleet.ports.rpc, web: fleet.ports.web, whatsminerV3: fleet.ports.whatsminerV3 },
-    credentials: { antminer: [], whatsminer: [], braiins: [], vnish: [], luxos: [] },
-    connectTimeoutMs: 1000,
-    rpcTimeoutMs: 4000,
-    webTimeoutMs: 4000,
-    detailEveryCycles: 5,
-  };
+  env = simDriverEnv(fleet);
   poller = new Poller(env);
 });
 

@@ -3,6 +3,7 @@ import { startFleet, type Fleet, type SimMiner } from '@sim/fleet';
 import type { AgentTask } from '@shared/schemas/agent-uplink';
 import { runTask } from '@agent/executor';
 import { DEFAULT_DETAIL_EVERY_CYCLES, detailStamp, type DriverEnv } from '@agent/miner-types';
+import { simDriverEnv } from '../support/sim-driver-env';
 import { Poller } from '@agent/poller';
 import { scanRanges } from '@agent/scanner/scanner';
 
@@ -52,14 +53,7 @@ async function settled(m: SimMiner): Promise<string> {
 
 beforeAll(async () => {
   fleet = await startFleet({ miners: 60, cidr: CIDR, rpcPort: 0, webPort: 0, whatsminerV3Port: 0, seed: 34, rebootDarkMs: 500, mix: { 'antminer-stock': 1 } });
-  env = {
-    ports: { rpc: fleet.ports.rpc, web: fleet.ports.web, whatsminerV3: fleet.ports.whatsminerV3 },
-    credentials: { antminer: [], whatsminer: [], braiins: [], vnish: [], luxos: [] },
-    connectTimeoutMs: 1000,
-    rpcTimeoutMs: 3000,
-    webTimeoutMs: 3000,
-    detailEveryCycles: DEFAULT_DETAIL_EVERY_CYCLES,
-  };
+  env = simDriverEnv(fleet, { rpcTimeoutMs: 3000, webTimeoutMs: 3000, detailEveryCycles: DEFAULT_DETAIL_EVERY_CYCLES });
   poller = new Poller(env);
   const r = await scanRanges([{ ipBegin: CIDR }], env, { concurrency: 100 });
   expect(r.miners.length).toBe(fleet.miners.length);
