@@ -5,8 +5,13 @@
  * "Hashrate: <value> <unit>" text). A JSON page naming another coin than the one chosen fails; so do a page
  * without a hashrate, a non-2xx answer, a time-out and a refused connection.
  */
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { normalizeHashrateUnit } from '@shared/units';
-import { refusedHost } from './public-address';
+import { NonPublicAddressError, type Resolve, publicOnlyLookup, refusedUrl } from './public-address';
 
 export const OBSERVER_TIMEOUT_MS = 10_000;
 /** Bytes of an observer page read at most. */
@@ -57,22 +62,68 @@ export function readObserverHtml(html: string): { hashP: number; unit: string } 
   return unit !== null && value !== null ? { hashP: value, unit } : null;
 }
 
-async function readLimited(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY) {
-      await reader.cancel();
-      break;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+interface Answer {
+  status: number;
+  location: string | null;
+  contentType: string;
+  text: string;
+}
+
+/** The answer's body, decompressed, at most MAX_BODY bytes of it (the rest is not read). */
+function readLimited(res: http.IncomingMessage): Promise<string> {
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  const body: Readable =
+    encoding === 'gzip' || encoding === 'x-gzip' ? res.pipe(zlib.createGunzip()) : encoding === 'deflate' ? res.pipe(zlib.createInflate()) : encoding === 'br' ? res.pipe(zlib.createBrotliDecompress()) : res;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      res.destroy();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    body.on('data', (chunk: Buffer) => {
+      const room = MAX_BODY - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += chunk.length;
+      if (size >= MAX_BODY) done();
+    });
+    body.on('end', done);
+    body.on('error', reject);
+    res.on('error', reject);
+    // cut off (time-out, reset) before its end: no 'end' will come
+    res.on('close', () => {
+      if (!res.complete) reject(new Error('answer cut off'));
+    });
+  });
+}
+
+/** One GET of `url` (no redirect followed), connected through `lookup`. */
+function get(url: URL, lookup: LookupFunction | undefined, signal: AbortSignal): Promise<Answer> {
+  const request = url.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'GET',
+        headers: { Accept: 'application/json, text/html;q=0.9', 'Accept-Encoding': 'gzip, deflate, br', 'User-Agent': 'Hashfield observer test' },
+        signal,
+        ...(lookup ? { lookup } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const location = status >= 300 && status < 400 ? (res.headers.location ?? null) : null;
+        const contentType = String(res.headers['content-type'] ?? '');
+        if (location) {
+          res.destroy();
+          resolve({ status, location, contentType, text: '' });
+          return;
+        }
+        readLimited(res).then((text) => resolve({ status, location, contentType, text }), reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** Redirects followed at most. */
@@ -82,37 +133,34 @@ export interface ProbeOptions {
   timeoutMs?: number;
   /** Fetch links on private, loopback and other non-public addresses too (OBSERVER_ALLOW_PRIVATE; tests, the demo). */
   allowPrivate?: boolean;
+  /** How host names are resolved (tests: a resolver whose answers they choose). */
+  resolve?: Resolve;
 }
 
 /**
- * Fetches the observer link (redirects followed, each hop's host checked, OBSERVER_TIMEOUT_MS in all) and reads
- * the hashrate. A host that resolves to a non-public address is refused unless allowPrivate (public-address.ts).
+ * Fetches the observer link (redirects followed, each hop checked, OBSERVER_TIMEOUT_MS in all) and reads the hashrate.
+ * Unless allowPrivate, a link whose host is or resolves to a non-public address is refused (public-address.ts): an
+ * address literal before connecting, a name by the connection's own lookup.
  */
 export async function probeObserver(url: string, coinType: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const signal = AbortSignal.timeout(opts.timeoutMs ?? OBSERVER_TIMEOUT_MS);
+  const lookup = opts.allowPrivate ? undefined : publicOnlyLookup(opts.resolve);
   try {
     let target = new URL(url);
-    let res: Response | null = null;
+    let res: Answer | null = null;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const refused = opts.allowPrivate ? null : await refusedHost(target);
+      const refused = target.protocol === 'http:' || target.protocol === 'https:' ? (opts.allowPrivate ? null : refusedUrl(target)) : 'not http(s)';
       if (refused) return { ok: false, reason: refused };
-      res = await fetch(target, {
-        redirect: 'manual',
-        headers: { Accept: 'application/json, text/html;q=0.9', 'User-Agent': 'Hashfield observer test' },
-        signal,
-      });
-      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
-      if (!location) break;
-      await res.body?.cancel();
-      target = new URL(location, target);
+      res = await get(target, lookup, signal);
+      if (!res.location) break;
+      target = new URL(res.location, target);
       res = null;
     }
     if (!res) return { ok: false, reason: 'too many redirects' };
-    const text = await readLimited(res);
-    if (!res.ok) return { ok: false, reason: `HTTP ${res.status}` };
-    const type = res.headers.get('content-type') ?? '';
+    if (res.status < 200 || res.status > 299) return { ok: false, reason: `HTTP ${res.status}` };
+    const text = res.text;
     let found: { hashP: number; unit: string } | null = null;
-    if (type.includes('json') || /^\s*[{[]/.test(text)) {
+    if (res.contentType.includes('json') || /^\s*[{[]/.test(text)) {
       try {
         found = readObserverJson(JSON.parse(text) as unknown, coinType);
       } catch {
@@ -122,6 +170,9 @@ export async function probeObserver(url: string, coinType: string, opts: ProbeOp
     found ??= readObserverHtml(text);
     return found ? { ok: true, ...found } : { ok: false, reason: 'no hashrate on the page' };
   } catch (err) {
-    return { ok: false, reason: err instanceof Error ? err.name : 'fetch failed' };
+    if (err instanceof NonPublicAddressError) return { ok: false, reason: 'address not public' };
+    const code = (err as NodeJS.ErrnoException | null)?.code;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, reason: 'host not found' };
+    return { ok: false, reason: err instanceof Error ? (code ?? err.name) : 'fetch failed' };
   }
 }

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { isNonPublicAddress, refusedHost } from './public-address';
+import http from 'node:http';
+import type { AddressInfo, LookupFunction } from 'node:net';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeObserver } from './observer-probe';
+import { NonPublicAddressError, type Resolve, isNonPublicAddress, publicOnlyLookup, refusedUrl } from './public-address';
 
 describe('public addresses only for user-given links', () => {
   it('tells non-public addresses from public ones', () => {
@@ -9,12 +13,75 @@ describe('public addresses only for user-given links', () => {
     for (const a of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '47.91.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isNonPublicAddress(a), a).toBe(false);
   });
 
-  it('refuses other schemes, loopback names and private literals; lets a public literal through', async () => {
-    expect(await refusedHost(new URL('ftp://8.8.8.8/x'))).toBe('not http(s)');
-    expect(await refusedHost(new URL('http://localhost:8080/observer'))).toBe('address not public');
-    expect(await refusedHost(new URL('http://[::1]/observer'))).toBe('address not public');
-    expect(await refusedHost(new URL('http://169.254.169.254/latest/meta-data'))).toBe('address not public');
-    expect(await refusedHost(new URL('https://8.8.8.8/observer'))).toBeNull();
-    expect(await refusedHost(new URL('http://no-such-host.invalid/observer'))).toBe('host not found');
+  it('refuses other schemes and non-public address literals before any lookup; lets names and public literals through', () => {
+    expect(refusedUrl(new URL('ftp://8.8.8.8/x'))).toBe('not http(s)');
+    expect(refusedUrl(new URL('http://[::1]/observer'))).toBe('address not public');
+    expect(refusedUrl(new URL('http://169.254.169.254/latest/meta-data'))).toBe('address not public');
+    expect(refusedUrl(new URL('http://10.0.0.1/o'))).toBe('address not public');
+    expect(refusedUrl(new URL('https://8.8.8.8/observer'))).toBeNull();
+    // a name is checked by the connection's own lookup
+    expect(refusedUrl(new URL('http://localhost:8080/observer'))).toBeNull();
+  });
+
+  it("the connection's lookup answers public addresses only, as net expects (one address, or all of them)", async () => {
+    const resolveTo = (...addresses: string[]): Resolve => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    const ask = (lookup: LookupFunction, options: { all?: boolean; family?: number }) =>
+      new Promise<{ err: NodeJS.ErrnoException | null; result: unknown }>((resolve) =>
+        lookup('observer.example', options as never, ((err: NodeJS.ErrnoException | null, a: unknown, f?: number) => resolve({ err, result: options.all ? a : [a, f] })) as never),
+      );
+    const pub = publicOnlyLookup(resolveTo('8.8.8.8', '2606:4700:4700::1111'));
+    expect(await ask(pub, {})).toEqual({ err: null, result: ['8.8.8.8', 4] });
+    expect(await ask(pub, { family: 6 })).toEqual({ err: null, result: ['2606:4700:4700::1111', 6] });
+    expect((await ask(pub, { all: true })).result).toEqual([
+      { address: '8.8.8.8', family: 4 },
+      { address: '2606:4700:4700::1111', family: 6 },
+    ]);
+    // one private address among public ones is enough to refuse the name
+    expect((await ask(publicOnlyLookup(resolveTo('8.8.8.8', '127.0.0.1')), {})).err).toBeInstanceOf(NonPublicAddressError);
+    expect((await ask(publicOnlyLookup(resolveTo('fd00::1')), { all: true })).err).toBeInstanceOf(NonPublicAddressError);
+    expect((await ask(publicOnlyLookup(resolveTo()), {})).err?.code).toBe('ENOTFOUND');
+  });
+});
+
+describe('the observer probe over real sockets', () => {
+  let hits = 0;
+  let port = 0;
+  const page = JSON.stringify({ status: 0, hashP: 12.5, unit: 'TH/s' });
+  const server = http.createServer((req, res) => {
+    hits++;
+    if (req.url === '/gzip') res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(zlib.gzipSync(page));
+    else if (req.url === '/huge') res.writeHead(200, { 'content-type': 'text/html' }).end(`<b id="hashrate" data-unit="TH/s">7</b>${'x'.repeat(3 * 1024 * 1024)}`);
+    else if (req.url === '/stall') res.writeHead(200, { 'content-type': 'application/json' }).write('{"status":0,');
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(page);
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('a name that resolves to a private address at connect time is never fetched (no check-then-fetch gap to rebind in)', async () => {
+    let calls = 0;
+    // a rebinding DNS: the first answer private, later ones public, or the other way round — only one is ever asked
+    const rebinding: Resolve = async () => (++calls === 1 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '8.8.8.8', family: 4 }]);
+    hits = 0;
+    expect(await probeObserver(`http://observer.example:${port}/o`, 'BTC', { resolve: rebinding, timeoutMs: 2000 })).toEqual({ ok: false, reason: 'address not public' });
+    expect(calls).toBe(1);
+    expect(hits).toBe(0);
+    // the same page through a resolver that may answer loopback (OBSERVER_ALLOW_PRIVATE): fetched from that very address
+    expect(await probeObserver(`http://127.0.0.1:${port}/o`, 'BTC', { allowPrivate: true })).toEqual({ ok: true, hashP: 12.5, unit: 'TH/s' });
+    expect(hits).toBe(1);
+  });
+
+  it('reads compressed pages, at most 1 MB of a page, and gives up on a page that stops half-way', async () => {
+    expect(await probeObserver(`http://127.0.0.1:${port}/gzip`, 'BTC', { allowPrivate: true })).toEqual({ ok: true, hashP: 12.5, unit: 'TH/s' });
+    expect(await probeObserver(`http://127.0.0.1:${port}/huge`, 'BTC', { allowPrivate: true })).toEqual({ ok: true, hashP: 7, unit: 'TH/s' });
+    const t0 = Date.now();
+    const stalled = await probeObserver(`http://127.0.0.1:${port}/stall`, 'BTC', { allowPrivate: true, timeoutMs: 300 });
+    expect(stalled.ok).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(2000);
   });
 });

@@ -2,9 +2,13 @@
  * Whether the server may fetch a user-given link (the observer-link test): only public internet addresses, unless
  * OBSERVER_ALLOW_PRIVATE is set. Otherwise anyone allowed to test an observer link could make the server probe the
  * farm's LAN, its own loopback services or a cloud metadata address.
+ *
+ * A host name is checked by the connection's own DNS lookup (publicOnlyLookup), not by a lookup before it: a name
+ * whose DNS answer changes between two lookups (DNS rebinding: public for the check, 127.0.0.1 for the fetch) cannot
+ * slip through, because the address checked is the address connected to.
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { BlockList, type LookupFunction, isIPv4, isIPv6 } from 'node:net';
 
 const V4: [string, number][] = [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
@@ -25,15 +29,46 @@ export function isNonPublicAddress(address: string): boolean {
   return blocked.check(address, 'ipv6');
 }
 
-/** Why the link's host may not be fetched (null: it may): not http(s), unresolvable, or a non-public address. */
-export async function refusedHost(url: URL): Promise<string | null> {
+/** Why the link may not be fetched before any lookup (null: it may, its name still checked by publicOnlyLookup). */
+export function refusedUrl(url: URL): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'not http(s)';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  try {
-    addresses = isIPv4(host) || isIPv6(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-  } catch {
-    return 'host not found';
+  return (isIPv4(host) || isIPv6(host)) && isNonPublicAddress(host) ? 'address not public' : null;
+}
+
+/** A host name's addresses (the system resolver; tests pass their own). */
+export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+const systemResolve: Resolve = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+/** The error of a connection refused by publicOnlyLookup. */
+export class NonPublicAddressError extends Error {
+  readonly code = 'ENONPUBLIC';
+  constructor(hostname: string) {
+    super(`${hostname}: address not public`);
   }
-  return addresses.length === 0 || addresses.some(isNonPublicAddress) ? 'address not public' : null;
+}
+
+/**
+ * The `lookup` of an http(s) request that may reach public addresses only: it resolves the name once and fails the
+ * connection when any of its addresses is not public (NonPublicAddressError), else connects to those addresses.
+ */
+export function publicOnlyLookup(resolve: Resolve = systemResolve): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (found) => {
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const usable = family ? found.filter((a) => a.family === family) : found;
+        if (usable.length === 0) {
+          callback(Object.assign(new Error(`${hostname}: host not found`), { code: 'ENOTFOUND' }), '', 0);
+        } else if (found.some((a) => isNonPublicAddress(a.address))) {
+          callback(new NonPublicAddressError(hostname), '', 0);
+        } else if (options.all) {
+          (callback as unknown as (err: null, all: Array<{ address: string; family: number }>) => void)(null, usable);
+        } else {
+          callback(null, usable[0]!.address, usable[0]!.family);
+        }
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
 }
