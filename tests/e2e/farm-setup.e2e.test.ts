@@ -106,7 +106,7 @@ describe('add-farm wizard on a desktop', () => {
     await page.locator('[name="ipBegin"]').fill('127.66.0.300');
     await page.locator('[name="ipEnd"]').fill('127.66.0.3');
     await page.getByTestId('ip-add').click();
-    await page.getByText('Please enter a correct IP address').waitFor();
+    await page.getByText('Enter a correct IP address').waitFor();
     await page.locator('[name="ipBegin"]').fill('127.66.0.1');
     await page.locator('[name="ipEnd"]').fill(`127.66.0.${MINERS}`);
     await page.locator('[name="remark"]').fill('test fleet');

@@ -77,7 +77,7 @@ describe.each(['desktop', 'phone'] as ViewportName[])('scan IP ranges at %s', (v
     await formDialog().locator('[name="ipBegin"]').fill('192.168.1.300');
     await formDialog().locator('[name="ipEnd"]').fill('192.168.1.254');
     await formDialog().getByRole('button', { name: 'Save' }).click();
-    await formDialog().getByText('Please enter a correct IP address').waitFor();
+    await formDialog().getByText('Enter a correct IP address').waitFor();
     expect(await listRanges()).toEqual([]);
 
     await formDialog().locator('[name="ipBegin"]').fill('192.168.1.1');
@@ -112,7 +112,7 @@ describe.each(['desktop', 'phone'] as ViewportName[])('scan IP ranges at %s', (v
     await text.fill(['10.1.0.1-10.1.0.100-Hall 1 - left', '10.1.1.1-10.1.1.999-Hall 1 - right', '10.2.0.1-10.2.0.50'].join('\n'));
     await batchDialog().getByRole('button', { name: 'Import' }).click();
     const errors = batchDialog().getByTestId('scan-ip-batch-errors');
-    await errors.getByText('Line 2: Please enter a correct IP address').waitFor();
+    await errors.getByText('Line 2: Enter a correct IP address').waitFor();
     await errors.getByText('Nothing was saved.').waitFor();
     expect(await errors.locator('li').count()).toBe(1);
     expect(await listRanges()).toHaveLength(1);

@@ -94,7 +94,7 @@ describe.each(['desktop', 'phone'] as ViewportName[])('sub-areas at %s', (viewpo
     await page.getByRole('option', { name: 'Hall A / Row 1 / Rack 1 / Shelf 1 / Slot 1' }).click();
     await page.getByTestId('sub-ip-segments').fill('10.20.0.0/24\n10.20.1.300');
     await page.getByTestId('sub-ip-save').click();
-    await page.getByTestId('sub-ip-errors').getByText('Line 2: Please enter a correct IP address').waitFor();
+    await page.getByTestId('sub-ip-errors').getByText('Line 2: Enter a correct IP address').waitFor();
     await page.getByTestId('sub-ip-segments').fill('10.20.0.0/24\n10.20.1.1-10.20.1.50');
     await page.getByTestId('sub-ip-save').click();
     await page.getByTestId('data-table').getByText('10.20.1.1-10.20.1.50').waitFor();

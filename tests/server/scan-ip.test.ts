@@ -40,9 +40,9 @@ describe('scan IP ranges', () => {
   it('refuses every bad range with the localised message and saves nothing', async () => {
     const before = await count('scan-a');
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ ipEnd: '10.9.0.1' }, 'ipBegin', 'Please enter a correct IP address'],
-      [{ ipBegin: '10.9.0.1', ipEnd: '10.9.0.256' }, 'ipEnd', 'Please enter a correct IP address'],
-      [{ ipBegin: 'ten', ipEnd: '10.9.0.9' }, 'ipBegin', 'Please enter a correct IP address'],
+      [{ ipEnd: '10.9.0.1' }, 'ipBegin', 'Enter a correct IP address'],
+      [{ ipBegin: '10.9.0.1', ipEnd: '10.9.0.256' }, 'ipEnd', 'Enter a correct IP address'],
+      [{ ipBegin: 'ten', ipEnd: '10.9.0.9' }, 'ipBegin', 'Enter a correct IP address'],
       [{ ipBegin: '10.9.0.9', ipEnd: '10.9.0.1' }, 'ipEnd', 'The end address must not be lower than the begin address'],
       [{ ipBegin: '10.9.0.0', ipEnd: '10.10.0.0' }, 'ipEnd', 'A range may hold at most 65,536 addresses (a /16)'],
       [{ ipBegin: '10.9.0.1', ipEnd: '10.9.0.9', remark: 'x'.repeat(201) }, 'remark', 'Remark: at most 200 characters'],
@@ -88,7 +88,7 @@ describe('scan IP ranges', () => {
     expect(res.statusCode).toBe(400);
     const message = body<Fields>(res).data.fields.scanIpList;
     expect(message!.split('\n')).toEqual([
-      'Line 3: Please enter a correct IP address',
+      'Line 3: Enter a correct IP address',
       'Line 4: Use the format begin-end-remark, e.g. 192.168.1.1-192.168.1.254-Row A',
     ]);
     expect(await list('scan-a')).toEqual(before);

@@ -121,7 +121,7 @@ describe('sub-areas and sub-IP', () => {
     const bad = await admin.post('/api/minerv2/agentSubIp/save', { agentKey: KEY, areaId: slot.id, segments: '10.0.0.1-10.0.0.4\n10.0.0.300\n\n10.1.0.0/8\n10.0.0.3' });
     expect(bad.statusCode).toBe(400);
     expect(body<{ fields: Record<string, string> }>(bad).data.fields.segments!.split('\n')).toEqual([
-      'Line 2: Please enter a correct IP address',
+      'Line 2: Enter a correct IP address',
       'Line 4: A range may hold at most 65,536 addresses (a /16)',
       'Line 5: Overlaps line 1',
     ]);

@@ -19,7 +19,7 @@ export function validateScanIpForm(values: ScanIpFormValues): Record<string, str
   return Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, String(v)]));
 }
 
-/** "Line 3: Please enter a correct IP address", in the UI language. */
+/** "Line 3: Enter a correct IP address", in the UI language. */
 export function formatLineError(t: TFunction, error: ScanIpLineError): string {
   const message = t(`errors:${error.key}`, error.vars ?? {});
   return error.line > 0 ? t('errors:validation.scanIpLine', { line: error.line, message }) : message;
