@@ -69,11 +69,24 @@ interface Answer {
   text: string;
 }
 
+/** The answer's body as sent, or through the decompressor its content-encoding names. */
+function decoded(res: http.IncomingMessage): Readable {
+  switch (String(res.headers['content-encoding'] ?? '').toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return res.pipe(zlib.createGunzip());
+    case 'deflate':
+      return res.pipe(zlib.createInflate());
+    case 'br':
+      return res.pipe(zlib.createBrotliDecompress());
+    default:
+      return res;
+  }
+}
+
 /** The answer's body, decompressed, at most MAX_BODY bytes of it (the rest is not read). */
 function readLimited(res: http.IncomingMessage): Promise<string> {
-  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-  const body: Readable =
-    encoding === 'gzip' || encoding === 'x-gzip' ? res.pipe(zlib.createGunzip()) : encoding === 'deflate' ? res.pipe(zlib.createInflate()) : encoding === 'br' ? res.pipe(zlib.createBrotliDecompress()) : res;
+  const body = decoded(res);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -82,6 +95,7 @@ function readLimited(res: http.IncomingMessage): Promise<string> {
       resolve(Buffer.concat(chunks).toString('utf8'));
     };
     body.on('data', (chunk: Buffer) => {
+      if (size >= MAX_BODY) return; // already answered; what is still in the pipe is dropped
       const room = MAX_BODY - size;
       chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
       size += chunk.length;
@@ -149,7 +163,7 @@ export async function probeObserver(url: string, coinType: string, opts: ProbeOp
     let target = new URL(url);
     let res: Answer | null = null;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const refused = target.protocol === 'http:' || target.protocol === 'https:' ? (opts.allowPrivate ? null : refusedUrl(target)) : 'not http(s)';
+      const refused = refusedUrl(target, opts.allowPrivate);
       if (refused) return { ok: false, reason: refused };
       res = await get(target, lookup, signal);
       if (!res.location) break;

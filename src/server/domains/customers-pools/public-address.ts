@@ -29,9 +29,13 @@ export function isNonPublicAddress(address: string): boolean {
   return blocked.check(address, 'ipv6');
 }
 
-/** Why the link may not be fetched before any lookup (null: it may, its name still checked by publicOnlyLookup). */
-export function refusedUrl(url: URL): string | null {
+/**
+ * Why the link may not be fetched before any lookup (null: it may, its name still checked by publicOnlyLookup): not
+ * http(s), or (unless allowPrivate) a non-public address literal.
+ */
+export function refusedUrl(url: URL, allowPrivate = false): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'not http(s)';
+  if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return (isIPv4(host) || isIPv6(host)) && isNonPublicAddress(host) ? 'address not public' : null;
 }
