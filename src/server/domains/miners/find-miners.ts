@@ -10,7 +10,11 @@
  * with the data stamp it was counted at — the farm's highest miners.version (every ingest, mark change or SN edit
  * bumps it) and highest miners tombstone (every deletion leaves one), read in the same statement as the count — and
  * used only while the stamp the page statement reads is the same, i.e. while no miner of the farm has changed since
- * (and at most COUNT_TTL_MS). A short result (≤ LIST_CAP rows: a keyword search, a rare fault) keeps its ordered ids
+ * (and at most COUNT_TTL_MS). A result that depends only on the miners' identities — no filter but model, firmware
+ * and keyword (IP prefix, SN part), sorted by IP, SN, MAC, make, model, family or firmware — is kept under the farm's
+ * identity stamp instead (miner_identity_stamps, migration 202611230330: bumped only when a miner is added, removed
+ * or changes identity), so it survives the agent's uploads: the default IP-order view no longer recounts the farm
+ * after every cycle, and a search keeps its ids. A short result (≤ LIST_CAP rows: a keyword search, a rare fault) keeps its ordered ids
  * the same way, so its pages are a slice of ids whose rows are read fresh; a search by SN part otherwise reads the
  * whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock (rate1Hour,
  * rate24Hour) are not covered by the stamp: they are counted and paged afresh on every request.
@@ -36,8 +40,16 @@ const LIST_IDS_MAX = 500_000;
 /** An id in a kept list: its 32 hex digits. */
 const ID_CHARS = 32;
 
+/** Which stamp a kept count or id list is valid under (see the file comment). */
+type StampKind = 'data' | 'identity';
+/** The farm's two stamps, read in the same statement as whatever they validate. */
+interface Stamps {
+  data: string;
+  identity: string;
+}
 interface Counted {
   n: number;
+  /** The stamp (of the kind the count is kept under) it was counted at. */
   stamp: string;
   at: number;
 }
@@ -45,7 +57,8 @@ interface Listed {
   /** The ordered ids, ID_CHARS hex digits each (one string: a 100,000-miner list is 3.2 MB, not 100,000 strings). */
   hex: string;
   n: number;
-  stamp: string;
+  /** Both stamps the ids were read at (the list is valid under its kind's; its length, a count, under the count's kind). */
+  stamps: Stamps;
   at: number;
 }
 /** Per database (tests run several in one process, with equal stamps over different data). */
@@ -64,11 +77,16 @@ function cachesOf(db: DB): Caches {
   return c;
 }
 
-/** The farm's data stamp as an SQL expression: changes whenever a miner of the farm is written or deleted. */
-function stampSql(agentKey: string): RawBuilder<string> {
-  return sql<string>`(coalesce((select max(version) from miners where agent_key = ${agentKey})::text, '') || '/' ||
-    coalesce((select max(version) from sync_tombstones where collection = 'miners' and agent_key = ${agentKey})::text, ''))`;
+/**
+ * The farm's stamps as two columns `stamp` (data: changes whenever a miner of the farm is written or deleted) and
+ * `identity_stamp` (changes when a miner is added, removed or changes identity).
+ */
+function stampsSql(agentKey: string): RawBuilder<unknown> {
+  return sql`(coalesce((select max(version) from miners where agent_key = ${agentKey})::text, '') || '/' ||
+    coalesce((select max(version) from sync_tombstones where collection = 'miners' and agent_key = ${agentKey})::text, '')) as stamp,
+    coalesce((select stamp from miner_identity_stamps where agent_key = ${agentKey})::text, '') as identity_stamp`;
 }
+const stampsOf = (r: { stamp: string; identity_stamp: string } | undefined): Stamps => ({ data: r?.stamp ?? '', identity: r?.identity_stamp ?? '' });
 
 export async function countMiners(db: DB, agentKey: string, filter: MinerFilter): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, filter)}`.execute(db);
@@ -78,6 +96,16 @@ export async function countMiners(db: DB, agentKey: string, filter: MinerFilter)
 /** Whether the data stamp tells every change of this filter's result (see the file comment). */
 const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined;
 const CLOCK_SORTS: ReadonlySet<MinerSortKey> = new Set<MinerSortKey>(['rate1Hour', 'rate24Hour']);
+/** Filters on identity columns only (the columns whose change bumps the identity stamp: migration 202611230330). */
+const IDENTITY_FILTERS: ReadonlySet<string> = new Set<keyof MinerFilter>(['model', 'firmware', 'keyword']);
+/** Sorts on identity columns only (the IP order, the default, too). */
+const IDENTITY_SORTS: ReadonlySet<MinerSortKey> = new Set<MinerSortKey>(['ip', 'sn', 'mac', 'make', 'model', 'family', 'firmwareVersion', 'compileTime']);
+/** The stamp a count of this filter is kept under. */
+const countKind = (filter: MinerFilter): StampKind =>
+  Object.entries(filter).every(([k, v]) => v === undefined || IDENTITY_FILTERS.has(k)) ? 'identity' : 'data';
+/** The stamp an ordered id list of this filter and sort is kept under. */
+const listKind = (filter: MinerFilter, sort: MinerSortKey | undefined): StampKind =>
+  countKind(filter) === 'identity' && (sort === undefined || IDENTITY_SORTS.has(sort)) ? 'identity' : 'data';
 
 function filterKey(agentKey: string, filter: MinerFilter): string {
   const parts = Object.entries(filter)
@@ -107,7 +135,7 @@ function rememberList(c: Caches, key: string, entry: Listed): void {
   c.listedIds += entry.n;
 }
 
-const fresh = (e: { stamp: string; at: number } | undefined, stamp: string, now: number) => e !== undefined && e.stamp === stamp && now - e.at < COUNT_TTL_MS;
+const fresh = (e: Counted | undefined, stamp: string, now: number) => e !== undefined && e.stamp === stamp && now - e.at < COUNT_TTL_MS;
 
 /** The ids of rows [offset, offset + size) of a kept list, as a uuid[] parameter. */
 function slice(l: Listed, offset: number, size: number): RawBuilder<unknown> {
@@ -117,13 +145,13 @@ function slice(l: Listed, offset: number, size: number): RawBuilder<unknown> {
 }
 
 /**
- * The stamp and the rows of the page whose ids `ids` gives (an ordered uuid[] expression), in one statement (one
- * snapshot): a farm without a matching row still answers its stamp.
+ * The stamps and the rows of the page whose ids `ids` gives (an ordered uuid[] expression), in one statement (one
+ * snapshot): a farm without a matching row still answers its stamps.
  */
-async function stampAndRows(db: DB, agentKey: string, ids: RawBuilder<unknown>): Promise<{ stamp: string; rows: string[] }> {
-  const { rows } = await sql<RawMinerRow & { stamp: string; n: number | null }>`${sql.raw(PREPARED)}
-    select s.stamp, r.*
-    from (select ${stampSql(agentKey)} as stamp) s
+async function stampsAndRows(db: DB, agentKey: string, ids: RawBuilder<unknown>): Promise<{ stamps: Stamps; rows: string[] }> {
+  const { rows } = await sql<RawMinerRow & { stamp: string; identity_stamp: string; n: number | null }>`${sql.raw(PREPARED)}
+    select s.stamp, s.identity_stamp, r.*
+    from (select ${stampsSql(agentKey)}) s
     left join lateral (
       select p.n, ${ROW_COLUMNS}
       from unnest(${ids}) with ordinality p(id, n)
@@ -131,7 +159,7 @@ async function stampAndRows(db: DB, agentKey: string, ids: RawBuilder<unknown>):
     ) r on true
     order by r.n
   `.execute(db);
-  return { stamp: rows[0]?.stamp ?? '', rows: rows.filter((r) => r.n !== null).map(minerRowJson) };
+  return { stamps: stampsOf(rows[0]), rows: rows.filter((r) => r.n !== null).map(minerRowJson) };
 }
 
 /** A page of list rows, each row as its JSON text (minerRowJson: MinerRow's keys and values). */
@@ -151,57 +179,62 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   const key = filterKey(agentKey, filter);
   const listKey = `${key}\u0000${sort ?? ''}\u0000${order ?? ''}`;
   const canList = covered && !(sort && CLOCK_SORTS.has(sort));
+  const counts = countKind(filter);
+  const lists = listKind(filter, sort);
   const caches = cachesOf(db);
   const page_ = (got: { rows: string[] }, total: number) => ({ list: got.rows, total, curPage: page, pageSize });
 
   // A result whose ids are kept: the page is a slice of them, valid if the stamp read with its rows is the same.
   const listed = canList ? caches.lists.get(listKey) : undefined;
   if (listed && Date.now() - listed.at < COUNT_TTL_MS) {
-    const got = await stampAndRows(db, agentKey, slice(listed, offset, pageSize));
-    if (got.stamp === listed.stamp) return page_(got, listed.n);
+    const got = await stampsAndRows(db, agentKey, slice(listed, offset, pageSize));
+    if (got.stamps[lists] === listed.stamps[lists]) return page_(got, listed.n);
   }
   const counted = covered ? caches.counts.get(key) : undefined;
 
   // Read the result's ordered ids first when it is probably short (short when last counted, or a keyword search not
   // counted yet: one pass over the farm answers the total and every page; a search by SN part cannot use an index, so
   // it reads every row anyway), or when the page is deep (skipping thousands of rows in the database for every page
-  // costs more than listing the ids once per change of the data).
+  // costs more than listing the ids once per change of the data), or at any depth when the list is kept under the
+  // identity stamp (read once per change of the farm's miners, not once per agent cycle).
   const short = counted === undefined ? filter.keyword !== undefined : counted.n <= LIST_CAP;
-  if (canList && (short || (offset >= DEEP_OFFSET && (counted === undefined || counted.n <= DEEP_CAP)))) {
+  const paged = offset >= DEEP_OFFSET || lists === 'identity';
+  if (canList && (short || (paged && (counted === undefined || counted.n <= DEEP_CAP)))) {
     const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, short && offset < DEEP_OFFSET ? LIST_CAP : DEEP_CAP);
     if (kept) {
-      rememberCount(caches, key, { n: kept.n, stamp: kept.stamp, at: kept.at });
-      const got = await stampAndRows(db, agentKey, slice(kept, offset, pageSize));
-      if (got.stamp === kept.stamp) return page_(got, kept.n);
+      rememberCount(caches, key, { n: kept.n, stamp: kept.stamps[counts], at: kept.at });
+      const got = await stampsAndRows(db, agentKey, slice(kept, offset, pageSize));
+      if (got.stamps[lists] === kept.stamps[lists]) return page_(got, kept.n);
     }
   }
 
-  const got = await stampAndRows(db, agentKey, sql`array(select m.id from miners m where ${where} order by ${orderBy} limit ${pageSize} offset ${offset})`);
+  const got = await stampsAndRows(db, agentKey, sql`array(select m.id from miners m where ${where} order by ${orderBy} limit ${pageSize} offset ${offset})`);
+  const stamp = got.stamps[counts];
   const again = covered ? caches.counts.get(key) : undefined;
-  if (fresh(again, got.stamp, Date.now())) return page_(got, again!.n); // counted at this very stamp
+  if (fresh(again, stamp, Date.now())) return page_(got, again!.n); // counted at this very stamp
   if (!covered) return page_(got, await countMiners(db, agentKey, filter));
   // One count per change of the data, however many requests ask meanwhile.
   let counting = caches.counting.get(key);
   if (!counting) {
-    counting = countWithStamp(db, agentKey, where).finally(() => caches.counting.delete(key));
+    counting = countWithStamp(db, agentKey, where, counts).finally(() => caches.counting.delete(key));
     caches.counting.set(key, counting);
   }
   const c = await counting;
-  if (c.stamp !== got.stamp) return page_(got, await countMiners(db, agentKey, filter)); // the data changed meanwhile: count for this page
+  if (c.stamp !== stamp) return page_(got, await countMiners(db, agentKey, filter)); // the data changed meanwhile: count for this page
   rememberCount(caches, key, c);
   return page_(got, c.n);
 }
 
-async function countWithStamp(db: DB, agentKey: string, where: RawBuilder<unknown>): Promise<Counted> {
+async function countWithStamp(db: DB, agentKey: string, where: RawBuilder<unknown>, kind: StampKind): Promise<Counted> {
   const at = Date.now();
-  const { rows } = await sql<{ stamp: string; n: number }>`${sql.raw(PREPARED)}
-    select ${stampSql(agentKey)} as stamp, (select count(*)::int from miners m where ${where}) as n
+  const { rows } = await sql<{ stamp: string; identity_stamp: string; n: number }>`${sql.raw(PREPARED)}
+    select ${stampsSql(agentKey)}, (select count(*)::int from miners m where ${where}) as n
   `.execute(db);
-  return { n: rows[0]?.n ?? 0, stamp: rows[0]?.stamp ?? '', at };
+  return { n: rows[0]?.n ?? 0, stamp: stampsOf(rows[0])[kind], at };
 }
 
 /**
- * The ordered ids of a result with the stamp they were read at, kept; null when it has more than `cap` rows. One
+ * The ordered ids of a result with the stamps they were read at, kept; null when it has more than `cap` rows. One
  * read per (result, order) at a time: concurrent requests share it.
  */
 function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number): Promise<Listed | null> {
@@ -217,15 +250,15 @@ function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unk
 async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number): Promise<Listed | null> {
   const at = Date.now();
   // The ids' hex digits joined in result order (array(subquery) keeps the subquery's order).
-  const { rows } = await sql<{ stamp: string; hex: string }>`${sql.raw(PREPARED)}
-    select ${stampSql(agentKey)} as stamp,
+  const { rows } = await sql<{ stamp: string; identity_stamp: string; hex: string }>`${sql.raw(PREPARED)}
+    select ${stampsSql(agentKey)},
            array_to_string(array(select replace(m.id::text, '-', '') from miners m where ${where} order by ${orderBy} limit ${cap + 1}), '') as hex
   `.execute(db);
   const r = rows[0];
   if (!r) return null;
   const n = r.hex.length / ID_CHARS;
   if (n > cap) return null;
-  const entry: Listed = { hex: r.hex, n, stamp: r.stamp, at };
+  const entry: Listed = { hex: r.hex, n, stamps: stampsOf(r), at };
   rememberList(caches, listKey, entry);
   return entry;
 }
