@@ -147,11 +147,18 @@ async function createFarm(server: BenchServer): Promise<string> {
 
 /**
  * An agent cycle as far as the list can tell: a new reading of one miner through the uplink, which changes the farm's
- * data stamp, so every count and kept id list the server holds must be made again by the requests that follow.
+ * data stamp, so every count and kept id list the server holds under it must be made again by the requests that
+ * follow (those of results that depend only on identities are kept under the identity stamp, which a reading leaves).
  */
 async function agentCycle(server: BenchServer, secret: string, seq: number): Promise<void> {
   const takenAt = new Date(Date.parse(SEED_TAKEN_AT) + seq * 60_000).toISOString();
-  const snapshot = { ...minerSnapshot(0, { takenAt }), ip: '10.0.0.1' };
+  // Miner 0 of the seed as its agent reads it: the same identity (IP, SN, MAC, model, firmware) as seedMiners gave it,
+  // a new reading — an ordinary cycle, which changes the data stamp but not the identity stamp.
+  const snapshot = {
+    ...minerSnapshot(0, { takenAt }),
+    ip: '10.0.0.1', sn: 'SMTTB0000000000', mac: '02:48:00:00:00:00', make: 'Bitmain', model: 'S21', family: 'antminer-stock',
+    firmwareVersion: 'Thu Jul 11 16:38:25 CST 2024', compileTime: null,
+  };
   const batch: SnapshotBatch = { agentVersion: 'bench', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 1000, snapshots: [snapshot] };
   const agent = new BenchClient(server.url);
   try {
@@ -164,7 +171,7 @@ async function agentCycle(server: BenchServer, secret: string, seq: number): Pro
 }
 
 /**
- * Per query: "1 client" = client 0 alone asking 5 distinct pages one after the other (the server's cost of one request);
+ * After a warm-up of every query (not measured), per query: "1 client" = client 0 alone asking 5 distinct pages one after the other (the server's cost of one request);
  * then an agent cycle changes the farm's data (agentCycle) and CLIENTS clients at once, client i asking its own page
  * PER_CLIENT times: the counts and id lists the server keeps per data stamp are made again inside the measured window. "CPU/req" is the CPU time per request
  * (alone / under the 20 clients; /proc ticks, so ±2 ms alone, finer under load) of the Node server process — on
@@ -180,6 +187,15 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
     }
     const rows: Record<string, Record<string, unknown>> = {};
     let seq = 0;
+    // Warm-up, not measured: every query from every client a few times, so the figures are those of a server that has
+    // been running (its code compiled, the database's pages cached) — not of whichever query happens to come first.
+    for (const { qs, first } of Object.values(QUERIES)) {
+      const path = (page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
+      const total = (JSON.parse((await clients[0]!.request('GET', path(first))).body) as { data: { total: number } }).data.total;
+      await Promise.all(clients.map(async (c, ci) => {
+        for (let i = 0; i < 3; i++) await c.request('GET', path(pageOf(first, ci, total)));
+      }));
+    }
     for (const [label, { qs, first }] of Object.entries(QUERIES)) {
       const path = (page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
       const warm = await clients[0]!.request('GET', path(first)); // warm-up, and what the answer holds
