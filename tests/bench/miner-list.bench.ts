@@ -154,7 +154,7 @@ async function agentCycle(server: BenchServer, secret: string, seq: number): Pro
   const takenAt = new Date(Date.parse(SEED_TAKEN_AT) + seq * 60_000).toISOString();
   // Miner 0 of the seed as its agent reads it: the same identity (IP, SN, MAC, model, firmware) as seedMiners gave it,
   // a new reading — an ordinary cycle, which changes the data stamp but not the identity stamp.
-  const snapshot = {
+  const snapshot: MinerSnapshot = {
     ...minerSnapshot(0, { takenAt }),
     ip: '10.0.0.1', sn: 'SMTTB0000000000', mac: '02:48:00:00:00:00', make: 'Bitmain', model: 'S21', family: 'antminer-stock',
     firmwareVersion: 'Thu Jul 11 16:38:25 CST 2024', compileTime: null,

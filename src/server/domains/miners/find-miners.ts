@@ -14,9 +14,9 @@
  * and keyword (IP prefix, SN part), sorted by IP, SN, MAC, make, model, family or firmware — is kept under the farm's
  * identity stamp instead (miner_identity_stamps, migration 202611230330: bumped only when a miner is added, removed
  * or changes identity), so it survives the agent's uploads: the default IP-order view no longer recounts the farm
- * after every cycle, and a search keeps its ids. A short result (≤ LIST_CAP rows: a keyword search, a rare fault) keeps its ordered ids
- * the same way, so its pages are a slice of ids whose rows are read fresh; a search by SN part otherwise reads the
- * whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock (rate1Hour,
+ * after every cycle, and a search keeps its ids. A short result (≤ LIST_CAP rows: a keyword search, a rare fault)
+ * keeps its ordered ids the same way, so its pages are a slice of ids whose rows are read fresh; a search by SN part
+ * otherwise reads the whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock (rate1Hour,
  * rate24Hour) are not covered by the stamp: they are counted and paged afresh on every request.
  */
 import { type RawBuilder, sql } from 'kysely';
@@ -198,8 +198,8 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   // costs more than listing the ids once per change of the data), or at any depth when the list is kept under the
   // identity stamp (read once per change of the farm's miners, not once per agent cycle).
   const short = counted === undefined ? filter.keyword !== undefined : counted.n <= LIST_CAP;
-  const paged = offset >= DEEP_OFFSET || lists === 'identity';
-  if (canList && (short || (paged && (counted === undefined || counted.n <= DEEP_CAP)))) {
+  const keepIds = offset >= DEEP_OFFSET || lists === 'identity';
+  if (canList && (short || (keepIds && (counted === undefined || counted.n <= DEEP_CAP)))) {
     const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, short && offset < DEEP_OFFSET ? LIST_CAP : DEEP_CAP);
     if (kept) {
       rememberCount(caches, key, { n: kept.n, stamp: kept.stamps[counts], at: kept.at });
