@@ -130,6 +130,9 @@ const QUERIES: Record<string, { qs: string; first: number }> = {
   'keyword SN 0000012': { qs: '&keyword=0000012', first: 1 },
 };
 
+/** The list request of one page of a query. */
+const listPath = (qs: string, page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
+
 /** Client i's page: `first + i`, wrapped inside the pages the answer has (a short result keeps every client on a real page). */
 function pageOf(first: number, i: number, total: number): number {
   const pages = Math.max(1, Math.ceil(total / 50));
@@ -190,14 +193,14 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
     // Warm-up, not measured: every query from every client a few times, so the figures are those of a server that has
     // been running (its code compiled, the database's pages cached) — not of whichever query happens to come first.
     for (const { qs, first } of Object.values(QUERIES)) {
-      const path = (page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
+      const path = (page: number) => listPath(qs, page);
       const total = (JSON.parse((await clients[0]!.request('GET', path(first))).body) as { data: { total: number } }).data.total;
       await Promise.all(clients.map(async (c, ci) => {
         for (let i = 0; i < 3; i++) await c.request('GET', path(pageOf(first, ci, total)));
       }));
     }
     for (const [label, { qs, first }] of Object.entries(QUERIES)) {
-      const path = (page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
+      const path = (page: number) => listPath(qs, page);
       const warm = await clients[0]!.request('GET', path(first)); // warm-up, and what the answer holds
       const env = JSON.parse(warm.body) as { code: number; data?: { total: number; list: unknown[] } };
       if (env.code !== 0 || !env.data) throw new Error(`${label}: ${warm.body.slice(0, 300)}`);

@@ -9,6 +9,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import type { MinerRow } from '@shared/schemas/miner';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { buildApp } from '@server/app';
 import { type ServerConfig, loadConfig } from '@server/config';
 import { type OpenedDatabase, migrate, pgliteDatabase, postgresDatabase } from '@server/db/kysely';
@@ -116,6 +118,20 @@ export function uploadBatch(app: FastifyInstance, creds: { agentKey: string; sec
     headers: { authorization: agentAuthorization(creds.agentKey, creds.secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
     payload: gzipBatch(batch),
   });
+}
+
+/** Uploads one cycle's readings as batch `batchSeq` (the cycle starting at the first reading's time); throws unless accepted. */
+export async function uploadCycle(app: FastifyInstance, creds: { agentKey: string; secret: string }, batchSeq: number, snapshots: MinerSnapshot[]): Promise<void> {
+  const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq, cycleStartedAt: snapshots[0]!.takenAt, cycleDurationMs: 8000, snapshots };
+  const res = await uploadBatch(app, creds, batch);
+  if (res.statusCode !== 200) throw new Error(`upload ${batchSeq} → ${res.statusCode} ${res.body}`);
+}
+
+/** One page of GET /api/miner/list for the farm (10 rows unless the query says otherwise); throws unless answered. */
+export async function listMiners(client: Client, agentKey: string, query: Record<string, string>): Promise<{ list: MinerRow[]; total: number }> {
+  const res = await client.get('/api/miner/list', { agentKey, pageSize: '10', ...query });
+  if (res.statusCode !== 200) throw new Error(`list ${JSON.stringify(query)} → ${res.statusCode} ${res.body}`);
+  return body<{ list: MinerRow[]; total: number }>(res).data;
 }
 
 export function body<T = unknown>(res: LightMyRequestResponse): { code: number | string; msg: string; data: T } {

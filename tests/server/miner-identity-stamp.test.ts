@@ -6,11 +6,9 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
-import type { MinerRow } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadBatch } from './harness';
+import { type Client, type TestApp, createFarm, createTestApp, listMiners, setupAdmin, uploadCycle } from './harness';
 
 describe('miner list: the identity stamp', () => {
   let t: TestApp;
@@ -20,12 +18,7 @@ describe('miner list: the identity stamp', () => {
   let seq = 0;
   let minute = 0;
 
-  const upload = async (snapshots: MinerSnapshot[], to = farm) => {
-    seq += 1;
-    const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: snapshots[0]!.takenAt, cycleDurationMs: 8000, snapshots };
-    const res = await uploadBatch(t.app, to, batch);
-    expect(res.statusCode, res.body).toBe(200);
-  };
+  const upload = async (snapshots: MinerSnapshot[], to = farm) => uploadCycle(t.app, to, ++seq, snapshots);
   /** One cycle's readings of miners 0…n-1, a minute after the previous cycle (so every reading is new). */
   const readings = (n: number, tweak: (s: MinerSnapshot, i: number) => void = () => {}) => {
     minute += 1;
@@ -37,11 +30,7 @@ describe('miner list: the identity stamp', () => {
       return s;
     });
   };
-  const list = async (query: Record<string, string>, to = farm) => {
-    const res = await admin.get('/api/miner/list', { agentKey: to.agentKey, pageSize: '10', ...query });
-    expect(res.statusCode, res.body).toBe(200);
-    return body<{ list: MinerRow[]; total: number }>(res).data;
-  };
+  const list = async (query: Record<string, string>, to = farm) => listMiners(admin, to.agentKey, query);
   const stampOf = async (agentKey: string) => {
     const { rows } = await sql<{ stamp: string }>`select stamp::text as stamp from miner_identity_stamps where agent_key = ${agentKey}`.execute(t.db);
     return rows[0]?.stamp ?? null;

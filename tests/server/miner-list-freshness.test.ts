@@ -4,11 +4,9 @@
  * cycle that adds miners and reorders them, a deletion, a mark — and check that the very next answer shows it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
-import type { MinerRow } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadBatch } from './harness';
+import { type Client, type TestApp, createFarm, createTestApp, listMiners, setupAdmin, uploadCycle } from './harness';
 
 describe('miner list: counts and kept ids follow every change', () => {
   let t: TestApp;
@@ -17,23 +15,14 @@ describe('miner list: counts and kept ids follow every change', () => {
   let seq = 0;
   const takenAt = new Date().toISOString();
 
-  const upload = async (snapshots: MinerSnapshot[], to = farm) => {
-    seq += 1;
-    const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots };
-    const res = await uploadBatch(t.app, to, batch);
-    expect(res.statusCode, res.body).toBe(200);
-  };
+  const upload = async (snapshots: MinerSnapshot[], to = farm) => uploadCycle(t.app, to, ++seq, snapshots);
   const readings = (n: number, tweak: (s: MinerSnapshot, i: number) => void = () => {}) =>
     Array.from({ length: n }, (_, i) => {
       const s = structuredClone(minerSnapshot(i, { takenAt }));
       tweak(s, i);
       return s;
     });
-  const list = async (query: Record<string, string>, to = farm) => {
-    const res = await admin.get('/api/miner/list', { agentKey: to.agentKey, pageSize: '10', ...query });
-    expect(res.statusCode, res.body).toBe(200);
-    return body<{ list: MinerRow[]; total: number }>(res).data;
-  };
+  const list = async (query: Record<string, string>, to = farm) => listMiners(admin, to.agentKey, query);
   /** Every page of a query, one request each, as the console pages through it. */
   const allPages = async (query: Record<string, string>) => {
     const first = await list({ ...query, page: '1' });
