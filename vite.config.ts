@@ -1,8 +1,10 @@
 /// <reference types="vitest/config" />
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompressDir } from './src/server/precompress.js';
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -14,6 +16,25 @@ export const alias = {
   '@sim': r('./src/simulator'),
   '@locales': r('./src/locales'),
 };
+
+/** `.br` and `.gz` beside the built text files (src/server/precompress.ts), after every other plugin's closeBundle (sw.js final). */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'hashfield-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        await precompressDir(outDir);
+      },
+    },
+  };
+}
 
 export default defineConfig({
   resolve: { alias },
@@ -47,6 +68,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1200 },
   server: { proxy: { '/api': 'http://127.0.0.1:8080' } },

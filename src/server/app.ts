@@ -1,6 +1,7 @@
 /**
  * Plugin composition: external plugins (body parsers, cookies, OpenAPI) → app plugins (envelope,
- * auth, permissions, idempotency) → routes → the built console (static files + SPA fallback).
+ * auth, permissions, idempotency, compression) → routes → the built console (static files, sent as the `.br` / `.gz`
+ * the build wrote beside them when the caller accepts one, + SPA fallback).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -18,6 +19,7 @@ import type { DB } from './db/kysely';
 import { AppError } from './errors';
 import './fastify-types';
 import { registerAuth } from './plugins/auth';
+import { registerCompression } from './plugins/compression';
 import { registerEnvelope } from './plugins/envelope';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerPermissions } from './plugins/permissions';
@@ -67,6 +69,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
   registerAuth(app);
   registerPermissions(app);
   registerIdempotency(app);
+  registerCompression(app); // after idempotency: its kept answers are the plain ones
 
   for (const mod of ROUTE_MODULES) await app.register(mod);
 
@@ -75,8 +78,10 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
       root: config.distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders: (res, file) => {
-        const base = path.basename(file);
+        // `file` is the sibling sent (`index.html.br`): the rules are those of the file it stands for.
+        const base = path.basename(file).replace(/\.(?:br|gz)$/, '');
         if (base === 'sw.js' || base === 'index.html' || base.endsWith('.webmanifest')) res.header('Cache-Control', 'no-cache');
         else if (file.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
       },

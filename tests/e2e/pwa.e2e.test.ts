@@ -1,6 +1,6 @@
 /** Installable and offline: manifest, service worker control, offline reload shows the shell (architecture.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { launchBrowser, loginUi, newContext, setupAdmin } from '../support/e2e-browser';
 import { startServer, type E2EServer } from '../support/e2e-server';
 
@@ -60,6 +60,34 @@ describe('PWA', () => {
       sizes.add(`${icon.sizes}${icon.purpose === 'maskable' ? ' maskable' : ''}`);
     }
     expect([...sizes].sort()).toEqual(['192x192', '512x512', '512x512 maskable']);
+  });
+
+  it('sends the console compressed: a cold load gets its scripts, styles and API answers as brotli or gzip', async () => {
+    const ctx = await newContext(browser, server.url, { viewport: 'desktop', serviceWorkers: 'block' });
+    const page = await ctx.newPage();
+    const seen: Response[] = [];
+    page.on('response', (r) => {
+      const url = new URL(r.url());
+      if (url.origin === new URL(server.url).origin && (/\.(?:js|css)$/.test(url.pathname) || url.pathname.startsWith('/api/'))) seen.push(r);
+    });
+    await loginUi(page);
+    await page.getByTestId('dashboard-farm-name').getByText('North Hall').waitFor();
+    let files = 0;
+    let sent = 0;
+    let size = 0;
+    for (const r of seen) {
+      const body = await r.body().catch(() => null);
+      if (!body || body.length < 1024) continue; // answers under 1 KB go as they are
+      expect({ url: r.url(), encoding: (await r.allHeaders())['content-encoding'] }).toEqual({ url: r.url(), encoding: expect.stringMatching(/^(?:br|gzip)$/) });
+      if (/\.(?:js|css)$/.test(new URL(r.url()).pathname)) {
+        files++;
+        sent += (await r.request().sizes()).responseBodySize;
+        size += body.length;
+      }
+    }
+    expect(files).toBeGreaterThan(3);
+    expect(sent).toBeLessThan(size * 0.4); // the build's JavaScript and CSS compress to about a quarter
+    await ctx.close();
   });
 
   for (const viewport of ['desktop', 'phone'] as const) {
