@@ -9,6 +9,7 @@ import http from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { startPostgres } from '../support/pg-server.mjs';
 
@@ -290,6 +291,8 @@ export interface HttpResult {
   body: string;
   ms: number;
   headers: http.IncomingHttpHeaders;
+  /** Bytes of the body as sent (compressed when the answer says Content-Encoding). */
+  sentBytes: number;
 }
 
 /**
@@ -299,11 +302,15 @@ export interface HttpResult {
 export class BenchClient {
   cookie: string | null = null;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  constructor(readonly baseUrl: string) {}
+  /** `defaultHeaders` go with every request (e.g. the Accept-Encoding a browser sends). */
+  constructor(
+    readonly baseUrl: string,
+    readonly defaultHeaders: Record<string, string> = {},
+  ) {}
 
   request(method: 'GET' | 'POST', path: string, payload?: Buffer | string | object, extraHeaders: Record<string, string> = {}): Promise<HttpResult> {
     const data = payload === undefined ? undefined : Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
-    const headers: Record<string, string> = { accept: 'application/json', I18N: 'en-US', ...extraHeaders };
+    const headers: Record<string, string> = { accept: 'application/json', I18N: 'en-US', ...this.defaultHeaders, ...extraHeaders };
     if (this.cookie) headers.cookie = this.cookie;
     if (data) {
       headers['content-length'] = String(data.length);
@@ -316,10 +323,14 @@ export class BenchClient {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const ms = performance.now() - t0;
           const set = res.headers['set-cookie']?.find((c) => c.startsWith('hf_session='));
           if (set) this.cookie = set.split(';')[0]!;
-          ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms, headers: res.headers });
+          const raw = Buffer.concat(chunks);
+          // A compressed answer is decoded as the browser would (its time is inside `ms`: the browser pays it too).
+          const enc = res.headers['content-encoding'];
+          const bytes = enc === 'br' ? brotliDecompressSync(raw) : enc === 'gzip' ? gunzipSync(raw) : raw;
+          const ms = performance.now() - t0;
+          ok({ status: res.statusCode ?? 0, body: bytes.toString('utf8'), ms, headers: res.headers, sentBytes: raw.length });
         });
         res.on('error', fail);
       });

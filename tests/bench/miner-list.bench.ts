@@ -5,7 +5,9 @@
  * keep-alive connection and session, and its own page: client i asks page first + i, so no two clients send the same
  * URL) right after an agent cycle changed the farm's data, on PGlite and on a throw-away PostgreSQL. p50 / p95 per
  * query, and one client alone with the server's CPU time per request (the underlying cost, less noisy than wall time
- * on a shared machine).
+ * on a shared machine). The clients ask plain JSON, as in earlier runs, except the "brotli" row: there they send
+ * Chromium's Accept-Encoding and decode the answer as a browser does (the cost of compressed answers; "KB sent" is
+ * the size of one answer on the wire).
  *
  * Seeding: the miners are written by one SQL statement (generate_series, see seedMiners) straight into the database the
  * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
@@ -27,6 +29,8 @@ const PER_CLIENT = Number(process.env.HF_BENCH_LIST_REQUESTS ?? 20);
 /** HF_BENCH_LIST_DB=pglite | postgres runs only one of the two. */
 const ONLY = process.env.HF_BENCH_LIST_DB ?? '';
 const AGENT_KEY = 'bench-farm';
+/** What Chromium sends as Accept-Encoding (the console's answers then come compressed: src/server/plugins/compression.ts). */
+const BROWSER_ENCODING = 'gzip, deflate, br, zstd';
 /** When the seeded readings were taken (the bench's agent cycles come after it). */
 const SEED_TAKEN_AT = '2026-03-10T08:00:00.000Z';
 const PASSWORD = 'bench-pass-1';
@@ -120,8 +124,10 @@ export async function seedMiners(db: SeedDb): Promise<void> {
 }
 
 /** Query string of each measured query, and the page client i asks: its own page `first + i`, so no two clients ask the same URL. */
-const QUERIES: Record<string, { qs: string; first: number }> = {
+/** The queries; `compressed`: the clients accept compressed answers, as a browser does (the others ask plain bytes, as before). */
+const QUERIES: Record<string, { qs: string; first: number; compressed?: boolean }> = {
   'IP order, page 1+i': { qs: '', first: 1 },
+  'IP order, page 1+i, brotli': { qs: '', first: 1, compressed: true },
   'IP order, page 200+i': { qs: '', first: 200 },
   'qualified, by hashrate ↓': { qs: '&status=qualified&sort=gHS5s&order=desc', first: 1 },
   'fault missing-chip': { qs: '&faultType=missing-chip', first: 1 },
@@ -192,23 +198,25 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
     let seq = 0;
     // Warm-up, not measured: every query from every client a few times, so the figures are those of a server that has
     // been running (its code compiled, the database's pages cached) — not of whichever query happens to come first.
-    for (const { qs, first } of Object.values(QUERIES)) {
+    for (const { qs, first, compressed } of Object.values(QUERIES)) {
       const path = (page: number) => listPath(qs, page);
-      const total = (JSON.parse((await clients[0]!.request('GET', path(first))).body) as { data: { total: number } }).data.total;
+      const h: Record<string, string> = compressed ? { 'accept-encoding': BROWSER_ENCODING } : {};
+      const total = (JSON.parse((await clients[0]!.request('GET', path(first), undefined, h)).body) as { data: { total: number } }).data.total;
       await Promise.all(clients.map(async (c, ci) => {
-        for (let i = 0; i < 3; i++) await c.request('GET', path(pageOf(first, ci, total)));
+        for (let i = 0; i < 3; i++) await c.request('GET', path(pageOf(first, ci, total)), undefined, h);
       }));
     }
-    for (const [label, { qs, first }] of Object.entries(QUERIES)) {
+    for (const [label, { qs, first, compressed }] of Object.entries(QUERIES)) {
       const path = (page: number) => listPath(qs, page);
-      const warm = await clients[0]!.request('GET', path(first)); // warm-up, and what the answer holds
+      const h: Record<string, string> = compressed ? { 'accept-encoding': BROWSER_ENCODING } : {};
+      const warm = await clients[0]!.request('GET', path(first), undefined, h); // warm-up, and what the answer holds
       const env = JSON.parse(warm.body) as { code: number; data?: { total: number; list: unknown[] } };
       if (env.code !== 0 || !env.data) throw new Error(`${label}: ${warm.body.slice(0, 300)}`);
       const total = env.data.total;
       const alone: number[] = [];
       const cpu0 = server.cpuMs();
       const pgCpu0 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
-      for (let i = 0; i < 5; i++) alone.push((await clients[0]!.request('GET', path(pageOf(first, i + 1, total)))).ms);
+      for (let i = 0; i < 5; i++) alone.push((await clients[0]!.request('GET', path(pageOf(first, i + 1, total)), undefined, h)).ms);
       const cpuAlone = (server.cpuMs() - cpu0) / 5;
       const pgCpuAlone = pgUrl && pgCpu0 ? cpuSince(pgCpu0, await postgresBackendsCpu(pgUrl)) / 5 : null;
       const latencies: number[] = [];
@@ -224,7 +232,7 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
           for (let i = 0; i < PER_CLIENT; i++) {
             const t = performance.now();
             try {
-              const res = await c.request('GET', p);
+              const res = await c.request('GET', p, undefined, h);
               latencies.push(res.ms);
               if (res.status !== 200 || !res.body.startsWith('{"code":0')) errors++;
               else if (!res.body.includes('"id":')) short++; // an empty page would flatter the figure
@@ -244,6 +252,7 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
       rows[label] = {
         total,
         rows: env.data.list.length,
+        'KB sent': (warm.sentBytes / 1000).toFixed(1),
         '1 client p50': ms(quantile(alone, 0.5)),
         'CPU/req node': `${ms(cpuAlone)} / ${ms(cpuLoaded)}`,
         ...(pgUrl ? { 'CPU/req pg': `${ms(pgCpuAlone)} / ${ms(pgCpuLoaded)}` } : {}),

@@ -35,3 +35,14 @@ describe('compressBody', () => {
     expect(gz.length).toBeLessThan(text.length / 4);
   });
 });
+
+describe('compressBody beyond the event-loop size', () => {
+  it('compresses a large answer (an export) on the thread pool, same bytes back', async () => {
+    const text = 'ip,sn,model\n'.concat(Array.from({ length: 20_000 }, (_, i) => `10.0.${i >> 8}.${i & 255},SN${String(i).padStart(15, '0')},S21\n`).join(''));
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    const pending = compressBody(text, 'br');
+    expect(pending).toBeInstanceOf(Promise);
+    expect(brotliDecompressSync(await pending).toString()).toBe(text);
+    expect(gunzipSync(await compressBody(text, 'gzip')).toString()).toBe(text);
+  });
+});
