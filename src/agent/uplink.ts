@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import zlib from 'node:zlib';
 import {
   AGENT_UPLINK_PATHS,
   AGENT_UPLINK_PREFIX,
@@ -17,7 +18,9 @@ import { z } from 'zod';
 
 /**
  * HTTP client for the agent uplink (src/shared/schemas/agent-uplink.ts): Bearer auth, gzip snapshot
- * upload, envelope unwrapping + zod validation, round-trip measurement (netDelayMs).
+ * upload, envelope unwrapping + zod validation, round-trip measurement (netDelayMs). Answers may come gzip-compressed
+ * (it accepts gzip: a farm's internet link is often the slowest part, and a batch operation's task list for 10,000
+ * miners is ~1.5 MB of JSON); they are decompressed here.
  */
 
 export class UplinkError extends Error {
@@ -65,7 +68,7 @@ export class UplinkClient {
       let settled = false;
       const req = mod.request(url, {
         method,
-        headers: { Authorization: this.auth, Accept: 'application/json', ...(body ? { 'Content-Length': String(body.length) } : {}), ...headers },
+        headers: { Authorization: this.auth, Accept: 'application/json', 'Accept-Encoding': 'gzip', ...(body ? { 'Content-Length': String(body.length) } : {}), ...headers },
       });
       const timer = setTimeout(() => fail(new UplinkError(`${method} ${url.pathname}: timeout after ${timeoutMs} ms`, null)), timeoutMs);
       function fail(e: Error) {
@@ -80,11 +83,19 @@ export class UplinkClient {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           if (settled) return;
-          settled = true;
-          clearTimeout(timer);
           // Network delay from light calls only: an upload's time is mostly the server storing it.
           if (!body || body.length < 4096) this.netDelayMs = Date.now() - started;
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers });
+          const raw = Buffer.concat(chunks);
+          const done = (decoded: Buffer) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            resolve({ status: res.statusCode ?? 0, body: decoded, headers: res.headers });
+          };
+          const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+          if (encoding === '' || encoding === 'identity') return done(raw);
+          if (encoding !== 'gzip' && encoding !== 'x-gzip') return fail(new UplinkError(`${method} ${url.pathname}: answer in an unknown encoding (${encoding})`, res.statusCode ?? null));
+          zlib.gunzip(raw, (err, decoded) => (err ? fail(new UplinkError(`${method} ${url.pathname}: broken gzip answer: ${err.message}`, res.statusCode ?? null)) : done(decoded)));
         });
         res.on('error', (e) => fail(new UplinkError(e.message, null)));
       });

@@ -9,7 +9,7 @@
  * - The console's files (dist) are compressed once, at build time, at the highest settings (precompress.ts writes
  *   `.br` and `.gz` beside each text file) and @fastify/static sends the sibling the caller accepts (`preCompressed`).
  *   Here only answers held in memory (a string or a Buffer) are compressed; streams pass untouched.
- * - Callers that do not send Accept-Encoding (the agent, scripts, tests through inject) get plain bytes. Every
+ * - Callers that do not send Accept-Encoding (scripts, tests through inject) get plain bytes; the agent asks for gzip. Every
  *   answer of a compressible type says `Vary: Accept-Encoding`, so no cache hands one form to a client of the other.
  *
  * Registered after the idempotency plugin's onSend hook, so a kept answer is the plain one, compressed on each replay.
