@@ -124,8 +124,12 @@ export async function seedMiners(db: SeedDb): Promise<void> {
 }
 
 /** Query string of each measured query, and the page client i asks: its own page `first + i`, so no two clients ask the same URL. */
-/** The queries; `compressed`: the clients accept compressed answers, as a browser does (the others ask plain bytes, as before). */
-const QUERIES: Record<string, { qs: string; first: number; compressed?: boolean }> = {
+/**
+ * The queries; `compressed`: the clients accept compressed answers, as a browser does (the others ask plain bytes, as
+ * before); `stat`: GET /api/miner/stat with the query's filter instead of a list page (the counter strip above the
+ * list, which every console on the list page asks for with the list).
+ */
+const QUERIES: Record<string, { qs: string; first: number; compressed?: boolean; stat?: boolean }> = {
   'IP order, page 1+i': { qs: '', first: 1 },
   'IP order, page 1+i, brotli': { qs: '', first: 1, compressed: true },
   'IP order, page 200+i': { qs: '', first: 200 },
@@ -134,10 +138,14 @@ const QUERIES: Record<string, { qs: string; first: number; compressed?: boolean 
   'model S21, by chip temp ↓': { qs: '&model=S21&sort=tempChipMax&order=desc', first: 1 },
   'keyword IP 10.1.2.': { qs: '&keyword=10.1.2.', first: 1 },
   'keyword SN 0000012': { qs: '&keyword=0000012', first: 1 },
+  'counters (/api/miner/stat)': { qs: '', first: 1, stat: true },
+  'counters, qualified': { qs: '&status=qualified', first: 1, stat: true },
 };
 
 /** The list request of one page of a query. */
 const listPath = (qs: string, page: number) => `/api/miner/list?agentKey=${AGENT_KEY}&pageSize=50&page=${page}${qs}`;
+/** The request of a query's page (a counters query has no pages: every client asks the same). */
+const queryPath = (q: { qs: string; stat?: boolean }, page: number) => (q.stat ? `/api/miner/stat?agentKey=${AGENT_KEY}${q.qs}` : listPath(q.qs, page));
 
 /** Client i's page: `first + i`, wrapped inside the pages the answer has (a short result keeps every client on a real page). */
 function pageOf(first: number, i: number, total: number): number {
@@ -198,19 +206,21 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
     let seq = 0;
     // Warm-up, not measured: every query from every client a few times, so the figures are those of a server that has
     // been running (its code compiled, the database's pages cached) — not of whichever query happens to come first.
-    for (const { qs, first, compressed } of Object.values(QUERIES)) {
-      const path = (page: number) => listPath(qs, page);
+    for (const query of Object.values(QUERIES)) {
+      const { first, compressed } = query;
+      const path = (page: number) => queryPath(query, page);
       const h: Record<string, string> = compressed ? { 'accept-encoding': BROWSER_ENCODING } : {};
       const total = (JSON.parse((await clients[0]!.request('GET', path(first), undefined, h)).body) as { data: { total: number } }).data.total;
       await Promise.all(clients.map(async (c, ci) => {
         for (let i = 0; i < 3; i++) await c.request('GET', path(pageOf(first, ci, total)), undefined, h);
       }));
     }
-    for (const [label, { qs, first, compressed }] of Object.entries(QUERIES)) {
-      const path = (page: number) => listPath(qs, page);
+    for (const [label, query] of Object.entries(QUERIES)) {
+      const { first, compressed, stat } = query;
+      const path = (page: number) => queryPath(query, page);
       const h: Record<string, string> = compressed ? { 'accept-encoding': BROWSER_ENCODING } : {};
       const warm = await clients[0]!.request('GET', path(first), undefined, h); // warm-up, and what the answer holds
-      const env = JSON.parse(warm.body) as { code: number; data?: { total: number; list: unknown[] } };
+      const env = JSON.parse(warm.body) as { code: number; data?: { total: number; list?: unknown[] } };
       if (env.code !== 0 || !env.data) throw new Error(`${label}: ${warm.body.slice(0, 300)}`);
       const total = env.data.total;
       const alone: number[] = [];
@@ -235,7 +245,7 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
               const res = await c.request('GET', p, undefined, h);
               latencies.push(res.ms);
               if (res.status !== 200 || !res.body.startsWith('{"code":0')) errors++;
-              else if (!res.body.includes('"id":')) short++; // an empty page would flatter the figure
+              else if (!res.body.includes(stat ? '"qualified8h":' : '"id":')) short++; // an empty page would flatter the figure
             } catch {
               latencies.push(performance.now() - t); // a dropped connection counts as an error, with its time
               errors++;
@@ -251,7 +261,7 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
       alone.sort((a, b) => a - b);
       rows[label] = {
         total,
-        rows: env.data.list.length,
+        rows: env.data.list?.length ?? '–',
         'KB sent': (warm.sentBytes / 1000).toFixed(1),
         '1 client p50': ms(quantile(alone, 0.5)),
         'CPU/req node': `${ms(cpuAlone)} / ${ms(cpuLoaded)}`,

@@ -25,6 +25,7 @@ import type { MinerFilter, MinerListQuery, MinerSortKey } from '@shared/schemas/
 import type { DB } from '../../db/kysely';
 import { PREPARED } from '../../db/prepared-statements';
 import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, minerRowJson } from './miner-sql';
+import { type StampKind, type Stamps, filterKey, stampCovers, stampsOf, stampsSql } from './miner-stamps';
 
 /** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
 const COUNT_TTL_MS = 600_000;
@@ -40,13 +41,6 @@ const LIST_IDS_MAX = 500_000;
 /** An id in a kept list: its 32 hex digits. */
 const ID_CHARS = 32;
 
-/** Which stamp a kept count or id list is valid under (see the file comment). */
-type StampKind = 'data' | 'identity';
-/** The farm's two stamps, read in the same statement as whatever they validate. */
-interface Stamps {
-  data: string;
-  identity: string;
-}
 interface Counted {
   n: number;
   /** The stamp (of the kind the count is kept under) it was counted at. */
@@ -77,24 +71,12 @@ function cachesOf(db: DB): Caches {
   return c;
 }
 
-/**
- * The farm's stamps as two columns `stamp` (data: changes whenever a miner of the farm is written or deleted) and
- * `identity_stamp` (changes when a miner is added, removed or changes identity).
- */
-function stampsSql(agentKey: string): RawBuilder<unknown> {
-  return sql`(coalesce((select max(version) from miners where agent_key = ${agentKey})::text, '') || '/' ||
-    coalesce((select max(version) from sync_tombstones where collection = 'miners' and agent_key = ${agentKey})::text, '')) as stamp,
-    coalesce((select stamp from miner_identity_stamps where agent_key = ${agentKey})::text, '') as identity_stamp`;
-}
-const stampsOf = (r: { stamp: string; identity_stamp: string } | undefined): Stamps => ({ data: r?.stamp ?? '', identity: r?.identity_stamp ?? '' });
 
 export async function countMiners(db: DB, agentKey: string, filter: MinerFilter): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, filter)}`.execute(db);
   return rows[0]?.n ?? 0;
 }
 
-/** Whether the data stamp tells every change of this filter's result (see the file comment). */
-const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined;
 const CLOCK_SORTS: ReadonlySet<MinerSortKey> = new Set<MinerSortKey>(['rate1Hour', 'rate24Hour']);
 /** Filters on identity columns only (the columns whose change bumps the identity stamp: migration 202611230330). */
 const IDENTITY_FILTERS: ReadonlySet<string> = new Set<keyof MinerFilter>(['model', 'firmware', 'keyword']);
@@ -107,12 +89,6 @@ const countKind = (filter: MinerFilter): StampKind =>
 const listKind = (filter: MinerFilter, sort: MinerSortKey | undefined): StampKind =>
   countKind(filter) === 'identity' && (sort === undefined || IDENTITY_SORTS.has(sort)) ? 'identity' : 'data';
 
-function filterKey(agentKey: string, filter: MinerFilter): string {
-  const parts = Object.entries(filter)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  return `${agentKey}\u0000${JSON.stringify(parts)}`;
-}
 
 function rememberCount(c: Caches, key: string, value: Counted): void {
   c.counts.delete(key);
