@@ -1,11 +1,13 @@
 /**
- * The counters of GET /api/miner/stat are kept per (farm, filter) under the farm's data stamp (miner-stats.ts): a
- * second console asking the same counters gets the kept answer without a count of the farm, and every change of a
- * miner (an upload, a deletion) or a minute passing makes them count afresh.
+ * The counters of GET /api/miner/stat (per farm and filter) and the dashboard's figures now (per farm) are kept under
+ * the farm's data stamp (miner-stamps.ts DataStampCache): a second console asking the same gets the kept answer
+ * without a count of the farm, and every change of a miner (an upload, a deletion) or a minute passing makes them
+ * count afresh.
  */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MinerStat } from '@shared/schemas/miner';
+import type { DashboardSummary } from '@shared/schemas/miner-records';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadCycle } from './harness';
@@ -92,5 +94,26 @@ describe('miner counters kept under the data stamp', () => {
     await upload(readings(20));
     const answers = await Promise.all(Array.from({ length: 10 }, () => stat()));
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+  });
+
+  it('keeps the dashboard figures now the same way', async () => {
+    const summary = async () => {
+      const res = await admin.get('/api/dashboard/summary', { agentKey: farm.agentKey });
+      expect(res.statusCode, res.body).toBe(200);
+      return body<DashboardSummary>(res).data;
+    };
+    await upload(readings(20));
+    const before = await summary();
+    await offlineUnstamped(minerIp(4));
+    expect((await summary()).counters.online).toBe(before.counters.online); // kept
+    await upload(readings(20, (s, i) => {
+      if (i === 5) {
+        s.online = false;
+        s.state = { ...s.state, online: false, qualified: false };
+      }
+    }));
+    const after = await summary();
+    expect(after.counters.online).toBe(before.counters.online - 1); // miner 4 is back online with the upload, 5 is not
+    expect(after.temperature.online).toBe(after.counters.online);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The dashboard's reads, each a few aggregate queries that stay cheap at 20,000 miners with a year of history:
  * - GET /api/dashboard/summary: miner counters now (states, offline over 24 h, fault labels) and the temperature
- *   distribution of the online miners — one scan of the farm's miners; the period panels (today, 3 days,
+ *   distribution of the online miners — one scan of the farm's miners, kept under the farm's data stamp; the period panels (today, 3 days,
  *   1 week — spec 3 §9) from the hourly roll-up farm_stats_hour (at most 168 rows; periods start at the hour).
  * - GET /api/dashboard/series: real vs ideal over the last hour (per-minute rows, ≤ 60), 30 days (hourly roll-up,
  *   ≤ 720) or a year (hourly roll-up per day, ≤ 8,760 rows read).
@@ -13,6 +13,7 @@ import type { DashboardCounters, DashboardPeriod, DashboardPeriodPanel, Dashboar
 import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
 import { statusCondition } from '../miners/miner-sql';
+import { DataStampCache, type Stamps, stampsOf, stampsSql } from '../miners/miner-stamps';
 
 /** Temperature bucket edges, °C: below 40, 40–50 … 80–90, 90 and above. */
 export const TEMP_EDGES = [40, 50, 60, 70, 80, 90] as const;
@@ -23,20 +24,34 @@ const r1 = (v: number | null | undefined) => (v === null || v === undefined ? nu
 const r2 = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
 const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
-/** Counters and the temperature distribution of the online miners: one scan of the farm's miners. */
-async function minersNow(db: DB, agentKey: string): Promise<{ counters: DashboardCounters; temperature: DashboardSummary['temperature'] }> {
+type MinersNow = { counters: DashboardCounters; temperature: DashboardSummary['temperature'] };
+/**
+ * The figures now are kept per farm under its data stamp, within the hour and for at most a minute (offline over
+ * 24 hours moves on with the clock; miner-stamps.ts DataStampCache): every console showing the dashboard (desks,
+ * control-room screens) asks them again every refresh, and they read every miner of the farm.
+ */
+const nowCache = new DataStampCache<MinersNow>(60_000, 100);
+
+/** Counters and the temperature distribution of the online miners: one scan of the farm's miners (kept: nowCache). */
+function minersNow(db: DB, agentKey: string): Promise<MinersNow> {
+  return nowCache.get(db, agentKey, agentKey, () => scanMiners(db, agentKey));
+}
+
+async function scanMiners(db: DB, agentKey: string): Promise<{ value: MinersNow; stamps: Stamps }> {
   const states = STATES.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
   const faults = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${f}::text = any(m.fault_labels))::int as ${sql.ref(`f${i}`)}`);
   const bands = TEMP_EDGES.map((e, i) => sql`count(*) filter (where m.online and m.temp_max < ${sql.lit(e)}${i > 0 ? sql` and m.temp_max >= ${sql.lit(TEMP_EDGES[i - 1]!)}` : sql``})::int as ${sql.ref(`t${i}`)}`);
-  const { rows } = await sql<Record<string, number | null>>`
-    select count(*)::int as total, ${sql.join([...states, ...faults, ...bands])},
-      count(*) filter (where m.online and m.temp_max >= ${sql.lit(TEMP_EDGES[TEMP_EDGES.length - 1]!)})::int as ${sql.ref(`t${TEMP_EDGES.length}`)},
-      count(*) filter (where m.online and m.temp_max is null)::int as temp_unknown,
-      max(m.temp_max) filter (where m.online) as temp_max, avg(m.temp_max) filter (where m.online) as temp_avg,
-      count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h
-    from miners m where m.agent_key = ${agentKey}
+  const { rows } = await sql<Record<string, number | null> & { stamp: string; identity_stamp: string }>`
+    select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
+      select count(*)::int as total, ${sql.join([...states, ...faults, ...bands])},
+        count(*) filter (where m.online and m.temp_max >= ${sql.lit(TEMP_EDGES[TEMP_EDGES.length - 1]!)})::int as ${sql.ref(`t${TEMP_EDGES.length}`)},
+        count(*) filter (where m.online and m.temp_max is null)::int as temp_unknown,
+        max(m.temp_max) filter (where m.online) as temp_max, avg(m.temp_max) filter (where m.online) as temp_avg,
+        count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h
+      from miners m where m.agent_key = ${agentKey}
+    ) c
   `.execute(db);
-  const r = rows[0] ?? {};
+  const r: Record<string, number | null> = rows[0] ?? {};
   const n = (k: string) => r[k] ?? 0;
   const byLabel = Object.fromEntries(MINER_FAULT_LABELS.map((f, i) => [f, n(`f${i}`)])) as Record<FaultLabel, number>;
   const topFaults = MINER_FAULT_LABELS.map((label) => ({ label, count: byLabel[label] }))
@@ -46,7 +61,7 @@ async function minersNow(db: DB, agentKey: string): Promise<{ counters: Dashboar
   for (let i = 0; i <= TEMP_EDGES.length; i += 1) {
     buckets.push({ from: i === 0 ? 0 : TEMP_EDGES[i - 1]!, to: i < TEMP_EDGES.length ? TEMP_EDGES[i]! : null, count: n(`t${i}`) });
   }
-  return {
+  const value: MinersNow = {
     counters: {
       total: n('total'),
       online: n('online'),
@@ -65,6 +80,7 @@ async function minersNow(db: DB, agentKey: string): Promise<{ counters: Dashboar
     },
     temperature: { max: r1(r.temp_max), avg: r1(r.temp_avg), online: n('online'), unknown: n('temp_unknown'), buckets },
   };
+  return { value, stamps: stampsOf(rows[0]) };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The farm's stamps: what tells a server that keeps a result (a count, an ordered id list, the counters) whether the
- * farm's miners changed since it was made (find-miners.ts, miner-stats.ts). Read in the same statement as whatever
+ * farm's miners changed since it was made (find-miners.ts, miner-stats.ts, dashboard.ts). Read in the same statement as whatever
  * they validate, so a result and its stamp come from one snapshot.
  * - data: the farm's highest miners.version (every ingest, mark change or SN edit bumps it) and highest miners
  *   tombstone (every deletion leaves one) — changes whenever a miner of the farm is written or deleted;
@@ -9,6 +9,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { MinerFilter } from '@shared/schemas/miner';
+import type { DB } from '../../db/kysely';
 
 /** Which stamp a kept result is valid under. */
 export type StampKind = 'data' | 'identity';
@@ -36,4 +37,56 @@ export function filterKey(agentKey: string, filter: MinerFilter): string {
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return `${agentKey}\u0000${JSON.stringify(parts)}`;
+}
+
+/** A kept result: its value, the data stamp it was made at, when (clock hour and ms). */
+interface Kept<T> {
+  value: T;
+  stamp: string;
+  hour: number;
+  at: number;
+}
+const hourOf = (ms: number) => Math.floor(ms / 3_600_000);
+
+/**
+ * Results over a farm's miners kept per key under the farm's data stamp (miner-stats.ts: the counters; dashboard.ts:
+ * the dashboard's figures now): given again while the stamp read by the request (an index lookup) is the one the
+ * result was made at, within the same clock hour and for at most `ttlMs` — for results that also move on with the
+ * clock (8-hour qualified, offline over 24 hours). Requests that find no valid result while one is being made wait
+ * for it instead of making their own (a request arriving meanwhile gets the farm as it was when that began, a
+ * fraction of a second earlier). Per database: tests run several in one process, with equal stamps over different data.
+ */
+export class DataStampCache<T> {
+  private readonly byDb = new WeakMap<DB, { kept: Map<string, Kept<T>>; making: Map<string, Promise<Kept<T>>> }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxKept: number,
+  ) {}
+
+  /** The result for `key` of the farm `agentKey`; `make` reads it with the farm's stamps in one statement. */
+  async get(db: DB, agentKey: string, key: string, make: () => Promise<{ value: T; stamps: Stamps }>): Promise<T> {
+    let c = this.byDb.get(db);
+    if (!c) this.byDb.set(db, (c = { kept: new Map(), making: new Map() }));
+    const kept = c.kept.get(key);
+    const now = Date.now();
+    if (kept && now - kept.at < this.ttlMs && hourOf(now) === kept.hour) {
+      const { rows } = await sql<{ stamp: string; identity_stamp: string }>`select ${stampsSql(agentKey)}`.execute(db);
+      if (stampsOf(rows[0]).data === kept.stamp) return kept.value;
+    }
+    let making = c.making.get(key);
+    if (!making) {
+      const caches = c;
+      const at = Date.now();
+      making = make()
+        .then((r): Kept<T> => ({ value: r.value, stamp: r.stamps.data, hour: hourOf(at), at }))
+        .finally(() => caches.making.delete(key));
+      c.making.set(key, making);
+    }
+    const made = await making;
+    c.kept.delete(key);
+    if (c.kept.size >= this.maxKept) c.kept.delete(c.kept.keys().next().value!);
+    c.kept.set(key, made);
+    return made.value;
+  }
 }

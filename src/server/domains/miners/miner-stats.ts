@@ -17,7 +17,7 @@ import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { FarmSeriesPoint, FarmSeriesRange, MinerFilter, MinerHistoryPoint, MinerHistoryRange, MinerIndexStat, MinerModelStat, MinerStat } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
 import { iso, minerWhere, statusCondition } from './miner-sql';
-import { filterKey, stampCovers, stampsOf, stampsSql } from './miner-stamps';
+import { DataStampCache, type Stamps, filterKey, stampCovers, stampsOf, stampsSql } from './miner-stamps';
 
 /** An hourly bucket (its sums) qualifies: online in every sample, average real ≥ 80 % of average ideal (ideal > 0). */
 function bucketQualified(samples: RawBuilder<unknown>, online: RawBuilder<unknown>, real: RawBuilder<unknown>, ideal: RawBuilder<unknown>): RawBuilder<unknown> {
@@ -52,57 +52,21 @@ const COUNTED = ['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate'
  * A farm's counters are kept per filter (GET /api/miner/stat: every console on the miner list asks them with the list,
  * again every minute and on every filter change, and counting them reads every miner of the farm — ~120 ms alone at
  * 100,000 miners on PostgreSQL; 20 consoles at once waited up to 4 s for them, tests/bench/miner-list.bench.ts). A
- * kept answer is given again while the farm's data stamp (miner-stamps.ts) is the one it was counted at, within the
- * same clock hour (8-hour qualified moves on with the hour) and for at most STAT_TTL_MS (offline over 24 hours moves
- * on with the clock): a request reads the stamp (an index lookup) instead of the farm. Requests that find no valid
- * answer while one is being counted wait for that count instead of starting their own. Filters on other tables
- * (customer, sub-area) are not covered by the stamp and are counted every time.
+ * kept answer is given again while the farm's data stamp is the one it was counted at, within the same clock hour
+ * (8-hour qualified moves on with the hour) and for at most a minute (offline over 24 hours moves on with the clock):
+ * a request reads the stamp (an index lookup) instead of the farm, and concurrent requests share one count
+ * (DataStampCache, miner-stamps.ts). Filters on other tables (customer, sub-area) are not covered by the stamp and
+ * are counted every time.
  */
-const STAT_TTL_MS = 60_000;
-const STAT_KEPT_MAX = 200;
-interface KeptStat {
-  stat: MinerStat;
-  stamp: string;
-  hour: number;
-  at: number;
-}
-interface StatCaches {
-  kept: Map<string, KeptStat>;
-  counting: Map<string, Promise<KeptStat>>;
-}
-const statCachesByDb = new WeakMap<DB, StatCaches>();
-function statCachesOf(db: DB): StatCaches {
-  let c = statCachesByDb.get(db);
-  if (!c) statCachesByDb.set(db, (c = { kept: new Map(), counting: new Map() }));
-  return c;
-}
-const hourOf = (ms: number) => Math.floor(ms / 3_600_000);
+const statCache = new DataStampCache<MinerStat>(60_000, 200);
 
 export async function getMinerStat(db: DB, agentKey: string, filter: MinerFilter): Promise<MinerStat> {
-  if (!stampCovers(filter)) return (await countStat(db, agentKey, filter)).stat;
-  const caches = statCachesOf(db);
-  const key = filterKey(agentKey, filter);
-  const kept = caches.kept.get(key);
-  const now = Date.now();
-  if (kept && now - kept.at < STAT_TTL_MS && hourOf(now) === kept.hour) {
-    const { rows } = await sql<{ stamp: string; identity_stamp: string }>`select ${stampsSql(agentKey)}`.execute(db);
-    if (stampsOf(rows[0]).data === kept.stamp) return kept.stat;
-  }
-  let counting = caches.counting.get(key);
-  if (!counting) {
-    counting = countStat(db, agentKey, filter).finally(() => caches.counting.delete(key));
-    caches.counting.set(key, counting);
-  }
-  const counted = await counting;
-  caches.kept.delete(key);
-  if (caches.kept.size >= STAT_KEPT_MAX) caches.kept.delete(caches.kept.keys().next().value!);
-  caches.kept.set(key, counted);
-  return counted.stat;
+  if (!stampCovers(filter)) return (await countStat(db, agentKey, filter)).value;
+  return statCache.get(db, agentKey, filterKey(agentKey, filter), () => countStat(db, agentKey, filter));
 }
 
 /** The counters of the miners matching `filter`, with the farm's data stamp read in the same statement. */
-async function countStat(db: DB, agentKey: string, filter: MinerFilter): Promise<KeptStat> {
-  const at = Date.now();
+async function countStat(db: DB, agentKey: string, filter: MinerFilter): Promise<{ value: MinerStat; stamps: Stamps }> {
   const counters = COUNTED.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
   const faults = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${f}::text = any(m.fault_labels))::int as ${sql.ref(`f${i}`)}`);
   const { rows } = await sql<Record<string, number> & { stamp: string; identity_stamp: string }>`
@@ -131,7 +95,7 @@ async function countStat(db: DB, agentKey: string, filter: MinerFilter): Promise
     qualified8h: n('qualified8h'),
     offline24h: n('offline24h'),
   };
-  return { stat, stamp: stampsOf(r).data, hour: hourOf(at), at };
+  return { value: stat, stamps: stampsOf(r) };
 }
 
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part * 10_000) / whole) / 100 : 0);
