@@ -11,6 +11,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pg from 'pg';
+import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
+import { gzipBatch } from '../support/miner-snapshots';
 import { startPostgres } from '../support/pg-server.mjs';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -355,6 +357,18 @@ export class BenchClient {
 
   close(): void {
     this.agent.destroy();
+  }
+}
+
+/** Posts one agent upload as the agent does (gzip JSON, Bearer `<agentKey>.<secret>`); throws unless it is accepted. */
+export async function postAgentBatch(serverUrl: string, agentKey: string, secret: string, batch: SnapshotBatch): Promise<void> {
+  const agent = new BenchClient(serverUrl);
+  try {
+    const headers = { authorization: `Bearer ${agentKey}.${secret}`, 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const res = await agent.request('POST', '/api/agent-uplink/snapshots', gzipBatch(batch), headers);
+    if (res.status !== 200) throw new Error(`upload failed: ${res.body.slice(0, 300)}`);
+  } finally {
+    agent.close();
   }
 }
 

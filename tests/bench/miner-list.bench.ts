@@ -17,11 +17,10 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { gzipBatch, minerSnapshot } from '../support/miner-snapshots';
+import { minerSnapshot } from '../support/miner-snapshots';
 import { listFiguresText } from '../../src/server/domains/miners/miner-sql';
-import { BenchClient, type BenchServer, cpuSince, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
+import { BenchClient, type BenchServer, cpuSince, postAgentBatch, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
 
 const MINERS = Number(process.env.HF_BENCH_LIST_MINERS ?? 100_000);
 const CLIENTS = 20;
@@ -176,15 +175,7 @@ async function agentCycle(server: BenchServer, secret: string, seq: number): Pro
     ip: '10.0.0.1', sn: 'SMTTB0000000000', mac: '02:48:00:00:00:00', make: 'Bitmain', model: 'S21', family: 'antminer-stock',
     firmwareVersion: 'Thu Jul 11 16:38:25 CST 2024', compileTime: null,
   };
-  const batch: SnapshotBatch = { agentVersion: 'bench', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 1000, snapshots: [snapshot] };
-  const agent = new BenchClient(server.url);
-  try {
-    const headers = { authorization: `Bearer ${AGENT_KEY}.${secret}`, 'content-type': 'application/json', 'content-encoding': 'gzip' };
-    const res = await agent.request('POST', '/api/agent-uplink/snapshots', gzipBatch(batch), headers);
-    if (res.status !== 200) throw new Error(`upload failed: ${res.body.slice(0, 300)}`);
-  } finally {
-    agent.close();
-  }
+  await postAgentBatch(server.url, AGENT_KEY, secret, { agentVersion: 'bench', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 1000, snapshots: [snapshot] });
 }
 
 /**
