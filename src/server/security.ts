@@ -34,6 +34,17 @@ export function newToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/**
+ * A farm's agent secret: a token that does not begin with "-", so that `--secret <secret>` on the agent's command
+ * line is never read as an option (base64url starts 1 token in 64 with "-"). Drawing again keeps the rest uniform.
+ */
+export function newAgentSecret(): string {
+  for (;;) {
+    const token = newToken(24);
+    if (!token.startsWith('-')) return token;
+  }
+}
+
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

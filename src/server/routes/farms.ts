@@ -10,7 +10,7 @@ import type { FarmRecord, UserRecord } from '../db/schema';
 import { findFarmsPage, getFarm, isFarmOnline, toFarmInfo, toFarmRow, toHostInfo, toNucStatus, visibleFarms } from '../domains/farms/farms.repository';
 import { AppError, fieldError } from '../errors';
 import { ok } from '../plugins/envelope';
-import { newToken, sha256 } from '../security';
+import { newAgentSecret, sha256 } from '../security';
 
 const FarmListQuery = PageQuery.extend({ keyword: z.string().trim().max(100).default('') });
 
@@ -56,7 +56,7 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.post('/api/agent/createv2', { config: { permission: PERMISSION.farmOperations }, schema: { tags, body: CreateFarmBody } }, async (req) => {
     const b = req.body;
-    const secret = newToken(24);
+    const secret = newAgentSecret();
     const created = await db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('farms')
@@ -106,7 +106,7 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/api/agent/rotateSecret', { config: { permission: PERMISSION.farmOperations, farmScoped: true }, schema: { tags, body: FarmKeyBody } }, async (req) => {
-    const secret = newToken(24);
+    const secret = newAgentSecret();
     await db.updateTable('farms').set({ secret_hash: sha256(secret), updated_at: new Date() }).where('agent_key', '=', req.body.agentKey).execute();
     return ok({ agentKey: req.body.agentKey, secret });
   });

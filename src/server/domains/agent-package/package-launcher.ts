@@ -19,12 +19,16 @@ export interface PackageConfig {
   dataDir?: string;
 }
 
-/** The argv with --server/--key/--secret/--data-dir appended from the config and the environment when absent. */
+/**
+ * The argv with --server/--key/--secret/--data-dir appended from the config and the environment when absent, each as
+ * `--flag=value`: a value beginning with "-" (a secret can: 1 in 64 of the older ones) is then still read as the
+ * flag's value, where `--flag value` made the agent's parser stop with "argument is ambiguous".
+ */
 export function fillArgs(argv: readonly string[], config: PackageConfig, configDir: string, env: Record<string, string | undefined>): string[] {
   const given = (flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
   const out = [...argv];
   const add = (flag: string, value: string | undefined) => {
-    if (value && !given(flag)) out.push(flag, value);
+    if (value && !given(flag)) out.push(`${flag}=${value}`);
   };
   add('--server', config.server);
   add('--key', config.agentKey);
