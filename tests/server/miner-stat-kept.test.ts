@@ -1,12 +1,13 @@
 /**
- * The counters of GET /api/miner/stat (per farm and filter) and the dashboard's figures now (per farm) are kept under
+ * The counters of GET /api/miner/stat (per farm and filter), the dashboard's figures now and the statistics pages'
+ * figures (indexStat, modelstat; per farm) are kept under
  * the farm's data stamp (miner-stamps.ts DataStampCache): a second console asking the same gets the kept answer
  * without a count of the farm, and every change of a miner (an upload, a deletion) or a minute passing makes them
  * count afresh.
  */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MinerStat } from '@shared/schemas/miner';
+import type { MinerIndexStat, MinerModelStat, MinerStat } from '@shared/schemas/miner';
 import type { DashboardSummary } from '@shared/schemas/miner-records';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
@@ -115,5 +116,29 @@ describe('miner counters kept under the data stamp', () => {
     const after = await summary();
     expect(after.counters.online).toBe(before.counters.online - 1); // miner 4 is back online with the upload, 5 is not
     expect(after.temperature.online).toBe(after.counters.online);
+  });
+
+  it('keeps the statistics pages\' figures (hashrate overview, models) the same way', async () => {
+    const get = async <T>(url: string) => {
+      const res = await admin.get(url, { agentKey: farm.agentKey });
+      expect(res.statusCode, res.body).toBe(200);
+      return body<T>(res).data;
+    };
+    const onlineOf = (models: MinerModelStat[]) => models.reduce((n, m) => n + m.online, 0);
+    await upload(readings(20));
+    const index = await get<MinerIndexStat>('/api/miner/indexStat');
+    const models = await get<MinerModelStat[]>('/api/miner/modelstat');
+    expect(onlineOf(models)).toBe(index.online);
+    await offlineUnstamped(minerIp(6));
+    expect((await get<MinerIndexStat>('/api/miner/indexStat')).online).toBe(index.online); // kept
+    expect(onlineOf(await get<MinerModelStat[]>('/api/miner/modelstat'))).toBe(index.online);
+    await upload(readings(20, (s, i) => {
+      if (i === 7) {
+        s.online = false;
+        s.state = { ...s.state, online: false, qualified: false };
+      }
+    }));
+    expect((await get<MinerIndexStat>('/api/miner/indexStat')).online).toBe(index.online - 1);
+    expect(onlineOf(await get<MinerModelStat[]>('/api/miner/modelstat'))).toBe(index.online - 1);
   });
 });

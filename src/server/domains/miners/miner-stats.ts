@@ -100,10 +100,24 @@ async function countStat(db: DB, agentKey: string, filter: MinerFilter): Promise
 
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part * 10_000) / whole) / 100 : 0);
 
-/** The hashrate overview's figures and top faults: one scan of the farm's miners (fault labels counted per label). */
-export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndexStat> {
+/**
+ * The statistics pages' figures (hashrate overview, model statistics) are kept per farm under its data stamp the same
+ * way as the counters (one scan of the farm per change, not per visit); they do not move with the clock, so the
+ * minute is only a safety net.
+ */
+const indexStatCache = new DataStampCache<MinerIndexStat>(60_000, 100);
+const modelStatsCache = new DataStampCache<MinerModelStat[]>(60_000, 100);
+
+/** The hashrate overview's figures and top faults: one scan of the farm's miners (fault labels counted per label; kept: indexStatCache). */
+export function getIndexStat(db: DB, agentKey: string): Promise<MinerIndexStat> {
+  return indexStatCache.get(db, agentKey, agentKey, () => scanIndexStat(db, agentKey));
+}
+
+async function scanIndexStat(db: DB, agentKey: string): Promise<{ value: MinerIndexStat; stamps: Stamps }> {
   const faultCounts = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${f}::text = any(m.fault_labels))::int as ${sql.ref(`f${i}`)}`);
   const { rows } = await sql<{
+    stamp: string;
+    identity_stamp: string;
     total: number;
     online: number;
     qualified: number;
@@ -114,15 +128,17 @@ export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndex
     updated_at: Date | string | null;
     [fault: `f${number}`]: number;
   }>`
-    select ${sql.join(faultCounts)}, count(*)::int as total,
-      count(*) filter (where m.online)::int as online,
-      count(*) filter (where m.online and coalesce((m.state ->> 'qualified')::boolean, false))::int as qualified,
-      coalesce(sum(m.rt5s) filter (where m.online), 0)::float8 as real,
-      coalesce(sum(m.ideal), 0)::float8 as ideal,
-      max(m.temp_max) filter (where m.online) as temp_max,
-      avg(m.temp_max) filter (where m.online) as temp_avg,
-      max(m.taken_at) as updated_at
-    from miners m where m.agent_key = ${agentKey}
+    select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
+      select ${sql.join(faultCounts)}, count(*)::int as total,
+        count(*) filter (where m.online)::int as online,
+        count(*) filter (where m.online and coalesce((m.state ->> 'qualified')::boolean, false))::int as qualified,
+        coalesce(sum(m.rt5s) filter (where m.online), 0)::float8 as real,
+        coalesce(sum(m.ideal), 0)::float8 as ideal,
+        max(m.temp_max) filter (where m.online) as temp_max,
+        avg(m.temp_max) filter (where m.online) as temp_avg,
+        max(m.taken_at) as updated_at
+      from miners m where m.agent_key = ${agentKey}
+    ) c
   `.execute(db);
   const r = rows[0];
   const faults = MINER_FAULT_LABELS.map((label, i) => ({ label, count: r?.[`f${i}`] ?? 0 }))
@@ -131,7 +147,7 @@ export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndex
   const total = r?.total ?? 0;
   const online = r?.online ?? 0;
   const qualified = r?.qualified ?? 0;
-  return {
+  const value: MinerIndexStat = {
     total,
     online,
     qualified,
@@ -144,19 +160,32 @@ export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndex
     topFaults: faults.slice(0, 5),
     updatedAt: iso(r?.updated_at ?? null),
   };
+  return { value, stamps: stampsOf(r) };
 }
 
-export async function getModelStats(db: DB, agentKey: string): Promise<MinerModelStat[]> {
-  const { rows } = await sql<{ model: string; make: string; count: number; online: number; qualified: number; real: number; ideal: number }>`
-    select m.model, min(m.make) as make, count(*)::int as count,
-      count(*) filter (where m.online)::int as online,
-      count(*) filter (where m.online and coalesce((m.state ->> 'qualified')::boolean, false))::int as qualified,
-      coalesce(sum(m.rt5s) filter (where m.online), 0)::float8 as real,
-      coalesce(sum(m.ideal), 0)::float8 as ideal
-    from miners m where m.agent_key = ${agentKey}
-    group by m.model order by count(*) desc, m.model
+/** Per model: count, online, qualified, real and ideal hashrate; most numerous first (kept: modelStatsCache). */
+export function getModelStats(db: DB, agentKey: string): Promise<MinerModelStat[]> {
+  return modelStatsCache.get(db, agentKey, agentKey, () => scanModelStats(db, agentKey));
+}
+
+async function scanModelStats(db: DB, agentKey: string): Promise<{ value: MinerModelStat[]; stamps: Stamps }> {
+  // The stamps come with every model's row, and alone (count null) for a farm without miners.
+  const { rows } = await sql<{ stamp: string; identity_stamp: string; model: string; make: string; count: number | null; online: number; qualified: number; real: number; ideal: number }>`
+    select s.*, c.* from (select ${stampsSql(agentKey)}) s left join (
+      select m.model, min(m.make) as make, count(*)::int as count,
+        count(*) filter (where m.online)::int as online,
+        count(*) filter (where m.online and coalesce((m.state ->> 'qualified')::boolean, false))::int as qualified,
+        coalesce(sum(m.rt5s) filter (where m.online), 0)::float8 as real,
+        coalesce(sum(m.ideal), 0)::float8 as ideal
+      from miners m where m.agent_key = ${agentKey}
+      group by m.model
+    ) c on true
+    order by c.count desc nulls last, c.model
   `.execute(db);
-  return rows.map((r) => ({ model: r.model, make: r.make, count: r.count, online: r.online, qualified: r.qualified, realGhs: r.real, idealGhs: r.ideal }));
+  const value = rows
+    .filter((r) => r.count !== null)
+    .map((r) => ({ model: r.model, make: r.make, count: r.count ?? 0, online: r.online, qualified: r.qualified, realGhs: r.real, idealGhs: r.ideal }));
+  return { value, stamps: stampsOf(rows[0]) };
 }
 
 /** Bucket size and window of each history range. */
