@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { AGENT_CLI_OPTIONS } from '@shared/agent-cli';
 import { FarmAgent } from './farm-agent';
 
 /**
@@ -43,17 +44,7 @@ async function main(): Promise<void> {
   if (reexecWithHeapFlags()) return;
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      options: {
-        server: { type: 'string' },
-        key: { type: 'string' },
-        secret: { type: 'string' },
-        'data-dir': { type: 'string' },
-        config: { type: 'string' },
-        'detail-every': { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    }));
+    ({ values } = parseArgs({ options: AGENT_CLI_OPTIONS }));
   } catch (e) {
     usage(e instanceof Error ? e.message : String(e));
   }

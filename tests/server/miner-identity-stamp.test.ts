@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { cycleReadings, minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, createFarm, createTestApp, listMiners, setupAdmin, uploadCycle } from './harness';
 
 describe('miner list: the identity stamp', () => {
@@ -23,11 +23,9 @@ describe('miner list: the identity stamp', () => {
   const readings = (n: number, tweak: (s: MinerSnapshot, i: number) => void = () => {}) => {
     minute += 1;
     const takenAt = new Date(Date.UTC(2026, 10, 22, 8, minute)).toISOString();
-    return Array.from({ length: n }, (_, i) => {
-      const s = structuredClone(minerSnapshot(i, { takenAt }));
+    return cycleReadings(n, takenAt, (s, i) => {
       s.rt5s += minute; // every cycle a new reading
       tweak(s, i);
-      return s;
     });
   };
   const list = async (query: Record<string, string>, to = farm) => listMiners(admin, to.agentKey, query);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { cycleReadings, minerIp } from '../support/miner-snapshots';
 import { type Client, type TestApp, createFarm, createTestApp, listMiners, setupAdmin, uploadCycle } from './harness';
 
 describe('miner list: counts and kept ids follow every change', () => {
@@ -16,12 +16,7 @@ describe('miner list: counts and kept ids follow every change', () => {
   const takenAt = new Date().toISOString();
 
   const upload = async (snapshots: MinerSnapshot[], to = farm) => uploadCycle(t.app, to, ++seq, snapshots);
-  const readings = (n: number, tweak: (s: MinerSnapshot, i: number) => void = () => {}) =>
-    Array.from({ length: n }, (_, i) => {
-      const s = structuredClone(minerSnapshot(i, { takenAt }));
-      tweak(s, i);
-      return s;
-    });
+  const readings = (n: number, tweak?: (s: MinerSnapshot, i: number) => void) => cycleReadings(n, takenAt, tweak);
   const list = async (query: Record<string, string>, to = farm) => listMiners(admin, to.agentKey, query);
   /** Every page of a query, one request each, as the console pages through it. */
   const allPages = async (query: Record<string, string>) => {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { MinerIndexStat, MinerModelStat, MinerStat } from '@shared/schemas/miner';
 import type { DashboardSummary } from '@shared/schemas/miner-records';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { cycleReadings, minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadCycle } from './harness';
 
 describe('miner counters kept under the data stamp', () => {
@@ -19,14 +19,9 @@ describe('miner counters kept under the data stamp', () => {
   let farm: { agentKey: string; secret: string };
   let seq = 0;
   let minute = 0;
-  const readings = (n: number, tweak: (s: MinerSnapshot, i: number) => void = () => {}) => {
+  const readings = (n: number, tweak?: (s: MinerSnapshot, i: number) => void) => {
     minute += 1;
-    const takenAt = new Date(Date.now() - 60 * 60_000 + minute * 60_000).toISOString();
-    return Array.from({ length: n }, (_, i) => {
-      const s = structuredClone(minerSnapshot(i, { takenAt }));
-      tweak(s, i);
-      return s;
-    });
+    return cycleReadings(n, new Date(Date.now() - 60 * 60_000 + minute * 60_000).toISOString(), tweak);
   };
   const upload = (snapshots: MinerSnapshot[]) => uploadCycle(t.app, farm, ++seq, snapshots);
   const stat = async (query: Record<string, string> = {}) => {

@@ -163,6 +163,15 @@ export function minerSnapshot(index: number, opts: SnapshotOptions): MinerSnapsh
   };
 }
 
+/** Miners 0 … n-1 read at `takenAt`, each a copy of its own that `tweak` may change (one cycle's readings in a test). */
+export function cycleReadings(n: number, takenAt: string, tweak: (s: MinerSnapshot, i: number) => void = () => {}): MinerSnapshot[] {
+  return Array.from({ length: n }, (_, i) => {
+    const s = structuredClone(minerSnapshot(i, { takenAt }));
+    tweak(s, i);
+    return s;
+  });
+}
+
 export interface BatchOptions extends SnapshotOptions {
   batchSeq: number;
   /** Miners 0 … count-1 (or the given indexes). */

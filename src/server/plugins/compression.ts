@@ -9,8 +9,9 @@
  * - The console's files (dist) are compressed once, at build time, at the highest settings (precompress.ts writes
  *   `.br` and `.gz` beside each text file) and @fastify/static sends the sibling the caller accepts (`preCompressed`).
  *   Here only answers held in memory (a string or a Buffer) are compressed; streams pass untouched.
- * - Callers that do not send Accept-Encoding (scripts, tests through inject) get plain bytes; the agent asks for gzip. Every
- *   answer of a compressible type says `Vary: Accept-Encoding`, so no cache hands one form to a client of the other.
+ * - Callers that do not send Accept-Encoding (scripts, tests through inject) get plain bytes; the agent asks for
+ *   gzip. Every answer of a compressible type says `Vary: Accept-Encoding`, so no cache hands one form to a client of
+ *   the other.
  *
  * Registered after the idempotency plugin's onSend hook, so a kept answer is the plain one, compressed on each replay.
  */
@@ -76,8 +77,7 @@ function varyOnEncoding(reply: FastifyReply): void {
  * made the list bench's server spend 5–7 ms of CPU per request instead of ~2. Larger answers (exports) go to the
  * thread pool, so the event loop is never held for long.
  */
-export function compressBody(payload: string | Buffer, encoding: ResponseEncoding): Promise<Buffer> | Buffer {
-  const size = Buffer.byteLength(payload);
+export function compressBody(payload: string | Buffer, encoding: ResponseEncoding, size = Buffer.byteLength(payload)): Promise<Buffer> | Buffer {
   const sync = size <= SYNC_MAX_BYTES;
   if (encoding === 'gzip') return sync ? zlib.gzipSync(payload, { level: GZIP_LEVEL }) : gzip(payload, { level: GZIP_LEVEL });
   const options = {
@@ -101,10 +101,11 @@ export function registerCompression(app: FastifyInstance): void {
     const type = reply.getHeader('content-type');
     if (typeof type !== 'string' || !COMPRESSIBLE.test(type)) return payload;
     varyOnEncoding(reply);
-    if (Buffer.byteLength(payload) < COMPRESS_MIN_BYTES) return payload;
     const encoding = chooseEncoding(request.headers['accept-encoding']);
-    if (!encoding) return payload;
-    const body = await compressBody(payload, encoding);
+    if (!encoding) return payload; // a plain caller's answer is not even measured
+    const size = Buffer.byteLength(payload);
+    if (size < COMPRESS_MIN_BYTES) return payload;
+    const body = await compressBody(payload, encoding, size);
     reply.header('content-encoding', encoding);
     reply.removeHeader('content-length');
     return body;

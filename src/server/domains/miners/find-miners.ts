@@ -16,8 +16,9 @@
  * or changes identity), so it survives the agent's uploads: the default IP-order view no longer recounts the farm
  * after every cycle, and a search keeps its ids. A short result (≤ LIST_CAP rows: a keyword search, a rare fault)
  * keeps its ordered ids the same way, so its pages are a slice of ids whose rows are read fresh; a search by SN part
- * otherwise reads the whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock (rate1Hour,
- * rate24Hour) are not covered by the stamp: they are counted and paged afresh on every request.
+ * otherwise reads the whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock
+ * (rate1Hour, rate24Hour) are not covered by the stamp: they are counted and paged afresh on every request. The stamps
+ * themselves are read by miner-stamps.ts.
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
@@ -71,7 +72,6 @@ function cachesOf(db: DB): Caches {
   return c;
 }
 
-
 export async function countMiners(db: DB, agentKey: string, filter: MinerFilter): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, filter)}`.execute(db);
   return rows[0]?.n ?? 0;
@@ -88,7 +88,6 @@ const countKind = (filter: MinerFilter): StampKind =>
 /** The stamp an ordered id list of this filter and sort is kept under. */
 const listKind = (filter: MinerFilter, sort: MinerSortKey | undefined): StampKind =>
   countKind(filter) === 'identity' && (sort === undefined || IDENTITY_SORTS.has(sort)) ? 'identity' : 'data';
-
 
 function rememberCount(c: Caches, key: string, value: Counted): void {
   c.counts.delete(key);

@@ -1,7 +1,7 @@
 /**
  * The farm's stamps: what tells a server that keeps a result (a count, an ordered id list, the counters) whether the
- * farm's miners changed since it was made (find-miners.ts, miner-stats.ts, dashboard.ts). Read in the same statement as whatever
- * they validate, so a result and its stamp come from one snapshot.
+ * farm's miners changed since it was made (find-miners.ts, miner-stats.ts, dashboard.ts). Read in the same statement
+ * as whatever they validate, so a result and its stamp come from one snapshot.
  * - data: the farm's highest miners.version (every ingest, mark change or SN edit bumps it) and highest miners
  *   tombstone (every deletion leaves one) — changes whenever a miner of the farm is written or deleted;
  * - identity: miner_identity_stamps (migration 202611230330) — changes only when a miner is added, removed or changes
@@ -28,7 +28,7 @@ export function stampsSql(agentKey: string): RawBuilder<unknown> {
 
 export const stampsOf = (r: { stamp: string; identity_stamp: string } | undefined): Stamps => ({ data: r?.stamp ?? '', identity: r?.identity_stamp ?? '' });
 
-/** Whether the data stamp tells every change of this filter's result (filters on other tables — customer, sub-area — are not covered). */
+/** Whether the data stamp tells every change of this filter's result (filters on other tables — customer, sub-area — do not). */
 export const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined;
 
 /** The key of a farm's filter (its set parts in name order): equal filters, equal keys. */
@@ -54,7 +54,8 @@ const hourOf = (ms: number) => Math.floor(ms / 3_600_000);
  * result was made at, within the same clock hour and for at most `ttlMs` — for results that also move on with the
  * clock (8-hour qualified, offline over 24 hours). Requests that find no valid result while one is being made wait
  * for it instead of making their own (a request arriving meanwhile gets the farm as it was when that began, a
- * fraction of a second earlier). Per database: tests run several in one process, with equal stamps over different data.
+ * fraction of a second earlier). Per database: tests run several in one process, with equal stamps over different
+ * data.
  */
 export class DataStampCache<T> {
   private readonly byDb = new WeakMap<DB, { kept: Map<string, Kept<T>>; making: Map<string, Promise<Kept<T>>> }>();
@@ -64,10 +65,15 @@ export class DataStampCache<T> {
     private readonly maxKept: number,
   ) {}
 
-  /** The result for `key` of the farm `agentKey`; `make` reads it with the farm's stamps in one statement. */
-  async get(db: DB, agentKey: string, key: string, make: () => Promise<{ value: T; stamps: Stamps }>): Promise<T> {
+  private cachesOf(db: DB): { kept: Map<string, Kept<T>>; making: Map<string, Promise<Kept<T>>> } {
     let c = this.byDb.get(db);
     if (!c) this.byDb.set(db, (c = { kept: new Map(), making: new Map() }));
+    return c;
+  }
+
+  /** The result for `key` of the farm `agentKey`; `make` reads it with the farm's stamps in one statement. */
+  async get(db: DB, agentKey: string, key: string, make: () => Promise<{ value: T; stamps: Stamps }>): Promise<T> {
+    const c = this.cachesOf(db);
     const kept = c.kept.get(key);
     const now = Date.now();
     if (kept && now - kept.at < this.ttlMs && hourOf(now) === kept.hour) {
@@ -76,11 +82,10 @@ export class DataStampCache<T> {
     }
     let making = c.making.get(key);
     if (!making) {
-      const caches = c;
       const at = Date.now();
       making = make()
         .then((r): Kept<T> => ({ value: r.value, stamp: r.stamps.data, hour: hourOf(at), at }))
-        .finally(() => caches.making.delete(key));
+        .finally(() => c.making.delete(key));
       c.making.set(key, making);
     }
     const made = await making;
