@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { cycleReadings, minerIp } from '../support/miner-snapshots';
+import { LIST_LIMITS } from '../../src/server/domains/miners/find-miners';
 import { type Client, type TestApp, createFarm, createTestApp, listMiners, setupAdmin, uploadCycle } from './harness';
 
 describe('miner list: counts and kept ids follow every change', () => {
@@ -100,5 +101,48 @@ describe('miner list: counts and kept ids follow every change', () => {
     expect(again.list.map((r) => r.ip)).not.toEqual(sorted);
     const last = await list({ page: '132' }, big);
     expect(last.list.map((r) => r.ip)).toEqual(ipOrder(n + 20).slice(1310, 1320));
+  }, 60_000);
+
+  it('pages the head of a long filtered, sorted result from its kept head ids, and follows the next cycle there', async () => {
+    // 300 miners with limits of 100 kept ids and a head of 60: pages 1–6 of 10 come from the head, deeper ones not.
+    const saved = { ...LIST_LIMITS };
+    Object.assign(LIST_LIMITS, { listCap: 100, head: 60 });
+    try {
+      const long = await createFarm(admin, 'fresh-head');
+      const n = 300;
+      const rates = (i: number) => 100_000 + ((i * 37) % n) * 10; // distinct hashrates in a shuffled order
+      const online = (s: MinerSnapshot, on: boolean) => {
+        s.online = on;
+        s.missedPolls = on ? 0 : 3;
+        s.state.online = on;
+      };
+      await upload(readings(n, (s, i) => {
+        s.rt5s = rates(i);
+        online(s, true);
+      }), long);
+      const byRate = Array.from({ length: n }, (_, i) => i).sort((a, b) => rates(b) - rates(a)).map(minerIp);
+      const query = { status: 'online', sort: 'gHS5s', order: 'desc', pageSize: '10' };
+      // Several consoles at once on pages inside the head (one read of the head, shared).
+      const pages = await Promise.all([1, 2, 6].map((p) => list({ ...query, page: String(p) }, long)));
+      expect(pages.map((p) => p.total)).toEqual([n, n, n]);
+      expect(pages.map((p) => p.list.map((r) => r.ip))).toEqual([1, 2, 6].map((p) => byRate.slice((p - 1) * 10, p * 10)));
+      // The next cycle: the slowest miner becomes the fastest and one miner goes offline; the head shows both at once.
+      const slowest = byRate.at(-1)!;
+      const dropped = byRate[3]!;
+      await upload(readings(n, (s, i) => {
+        s.rt5s = s.ip === slowest ? 9_999_999 : rates(i);
+        online(s, s.ip !== dropped);
+      }), long);
+      const after = [slowest, ...byRate.slice(0, -1).filter((ip) => ip !== dropped)];
+      const again = await Promise.all([1, 6].map((p) => list({ ...query, page: String(p) }, long)));
+      expect(again.map((p) => p.total)).toEqual([n - 1, n - 1]);
+      expect(again[0]!.list[0]).toMatchObject({ ip: slowest, gHS5s: 9_999_999 });
+      expect(again.map((p) => p.list.map((r) => r.ip))).toEqual([after.slice(0, 10), after.slice(50, 60)]);
+      // Past the head: pages read from the whole result's ids, then the head's pages again.
+      const deeper = await Promise.all([7, 30, 1].map((p) => list({ ...query, page: String(p) }, long)));
+      expect(deeper.map((p) => p.list.map((r) => r.ip))).toEqual([after.slice(60, 70), after.slice(290, 299), after.slice(0, 10)]);
+    } finally {
+      Object.assign(LIST_LIMITS, saved);
+    }
   }, 60_000);
 });

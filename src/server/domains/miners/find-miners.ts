@@ -14,11 +14,17 @@
  * and keyword (IP prefix, SN part), sorted by IP, SN, MAC, make, model, family or firmware — is kept under the farm's
  * identity stamp instead (miner_identity_stamps, migration 202611230330: bumped only when a miner is added, removed
  * or changes identity), so it survives the agent's uploads: the default IP-order view no longer recounts the farm
- * after every cycle, and a search keeps its ids. A short result (≤ LIST_CAP rows: a keyword search, a rare fault)
+ * after every cycle, and a search keeps its ids. A short result (≤ LIST_LIMITS.listCap rows: a keyword search, a rare fault)
  * keeps its ordered ids the same way, so its pages are a slice of ids whose rows are read fresh; a search by SN part
  * otherwise reads the whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock
  * (rate1Hour, rate24Hour) are not covered by the stamp: they are counted and paged afresh on every request. The stamps
  * themselves are read by miner-stamps.ts.
+ *
+ * The first pages of a long result kept under the data stamp (a status or fault filter, a sort on hashrate or
+ * temperature: made again after every agent cycle) come from its head: the first `head` ordered ids, read once per
+ * change of the data (an index walk of about that many rows; concurrent requests share it) and sliced for every page
+ * inside it, the total counted as above. Before, every such request walked its own `offset + 50` rows through the
+ * sort's index, checking the filter on each.
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
@@ -31,16 +37,19 @@ import { type StampKind, type Stamps, filterKey, stampCovers, stampsOf, stampsSq
 /** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
 const COUNT_TTL_MS = 600_000;
 const COUNT_CACHE_MAX = 1000;
-/** Results up to this many rows keep their ordered ids (see above). */
-const LIST_CAP = 5000;
-/** A page this deep (rows skipped) reads a slice of the result's kept ordered ids instead of skipping rows in the database. */
-const DEEP_OFFSET = 1000;
 /** At most this many ids in one kept list (a larger result pages in the database at any depth). */
 const DEEP_CAP = 250_000;
 /** All kept lists together hold at most this many ids (32 characters each: 16 MB). */
 const LIST_IDS_MAX = 500_000;
 /** An id in a kept list: its 32 hex digits. */
 const ID_CHARS = 32;
+
+/**
+ * Limits of what is kept (tests lower them to reach each path with a few hundred miners):
+ * - listCap: results up to this many rows keep all their ordered ids (see above);
+ * - head: pages inside the first `head` rows of a longer result read a slice of its kept head (see above).
+ */
+export const LIST_LIMITS = { listCap: 5000, head: 1000 };
 
 interface Counted {
   n: number;
@@ -52,6 +61,8 @@ interface Listed {
   /** The ordered ids, ID_CHARS hex digits each (one string: a 100,000-miner list is 3.2 MB, not 100,000 strings). */
   hex: string;
   n: number;
+  /** Whether `hex` holds the whole result; else only its first n ids (a head), and the total is counted. */
+  whole: boolean;
   /** Both stamps the ids were read at (the list is valid under its kind's; its length, a count, under the count's kind). */
   stamps: Stamps;
   at: number;
@@ -157,13 +168,37 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   const counts = countKind(filter);
   const lists = listKind(filter, sort);
   const caches = cachesOf(db);
-  const page_ = (got: { rows: string[] }, total: number) => ({ list: got.rows, total, curPage: page, pageSize });
+  const { listCap, head } = LIST_LIMITS;
+  const inHead = offset + pageSize <= head;
 
-  // A result whose ids are kept: the page is a slice of them, valid if the stamp read with its rows is the same.
+  /** The page from kept ids: a slice of them, valid if the stamp read with its rows is still the one they were read at. */
+  const fromKept = async (kept: Listed): Promise<MinerRowsPage | null> => {
+    const got = await stampsAndRows(db, agentKey, slice(kept, offset, pageSize));
+    if (got.stamps[lists] !== kept.stamps[lists]) return null;
+    return pageOf(got, kept.whole ? kept.n : await totalAt(got.stamps));
+  };
+  const pageOf = (got: { rows: string[] }, total: number): MinerRowsPage => ({ list: got.rows, total, curPage: page, pageSize });
+  /** The result's total at the stamps a page was read at: kept, or counted (one count per change of the data, shared). */
+  const totalAt = async (stamps: Stamps): Promise<number> => {
+    if (!covered) return countMiners(db, agentKey, filter);
+    const stamp = stamps[counts];
+    const again = caches.counts.get(key);
+    if (fresh(again, stamp, Date.now())) return again!.n; // counted at this very stamp
+    let counting = caches.counting.get(key);
+    if (!counting) {
+      counting = countWithStamp(db, agentKey, where, counts).finally(() => caches.counting.delete(key));
+      caches.counting.set(key, counting);
+    }
+    const c = await counting;
+    if (c.stamp !== stamp) return countMiners(db, agentKey, filter); // the data changed meanwhile: count for this page
+    rememberCount(caches, key, c);
+    return c.n;
+  };
+
   const listed = canList ? caches.lists.get(listKey) : undefined;
-  if (listed && Date.now() - listed.at < COUNT_TTL_MS) {
-    const got = await stampsAndRows(db, agentKey, slice(listed, offset, pageSize));
-    if (got.stamps[lists] === listed.stamps[lists]) return page_(got, listed.n);
+  if (listed && Date.now() - listed.at < COUNT_TTL_MS && (listed.whole || offset + pageSize <= listed.n)) {
+    const done = await fromKept(listed);
+    if (done) return done;
   }
   const counted = covered ? caches.counts.get(key) : undefined;
 
@@ -171,33 +206,25 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   // counted yet: one pass over the farm answers the total and every page; a search by SN part cannot use an index, so
   // it reads every row anyway), or when the page is deep (skipping thousands of rows in the database for every page
   // costs more than listing the ids once per change of the data), or at any depth when the list is kept under the
-  // identity stamp (read once per change of the farm's miners, not once per agent cycle).
-  const short = counted === undefined ? filter.keyword !== undefined : counted.n <= LIST_CAP;
-  const keepIds = offset >= DEEP_OFFSET || lists === 'identity';
+  // identity stamp (read once per change of the farm's miners, not once per agent cycle). Else a page inside the
+  // head reads the kept head.
+  const short = counted === undefined ? filter.keyword !== undefined : counted.n <= listCap;
+  const keepIds = !inHead || lists === 'identity';
   if (canList && (short || (keepIds && (counted === undefined || counted.n <= DEEP_CAP)))) {
-    const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, short && offset < DEEP_OFFSET ? LIST_CAP : DEEP_CAP);
+    const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, short && inHead ? listCap : DEEP_CAP, false);
     if (kept) {
       rememberCount(caches, key, { n: kept.n, stamp: kept.stamps[counts], at: kept.at });
-      const got = await stampsAndRows(db, agentKey, slice(kept, offset, pageSize));
-      if (got.stamps[lists] === kept.stamps[lists]) return page_(got, kept.n);
+      const done = await fromKept(kept);
+      if (done) return done;
     }
+  } else if (canList && inHead) {
+    const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, head, true);
+    const done = kept && (await fromKept(kept));
+    if (done) return done;
   }
 
   const got = await stampsAndRows(db, agentKey, sql`array(select m.id from miners m where ${where} order by ${orderBy} limit ${pageSize} offset ${offset})`);
-  const stamp = got.stamps[counts];
-  const again = covered ? caches.counts.get(key) : undefined;
-  if (fresh(again, stamp, Date.now())) return page_(got, again!.n); // counted at this very stamp
-  if (!covered) return page_(got, await countMiners(db, agentKey, filter));
-  // One count per change of the data, however many requests ask meanwhile.
-  let counting = caches.counting.get(key);
-  if (!counting) {
-    counting = countWithStamp(db, agentKey, where, counts).finally(() => caches.counting.delete(key));
-    caches.counting.set(key, counting);
-  }
-  const c = await counting;
-  if (c.stamp !== stamp) return page_(got, await countMiners(db, agentKey, filter)); // the data changed meanwhile: count for this page
-  rememberCount(caches, key, c);
-  return page_(got, c.n);
+  return pageOf(got, await totalAt(got.stamps));
 }
 
 async function countWithStamp(db: DB, agentKey: string, where: RawBuilder<unknown>, kind: StampKind): Promise<Counted> {
@@ -209,20 +236,21 @@ async function countWithStamp(db: DB, agentKey: string, where: RawBuilder<unknow
 }
 
 /**
- * The ordered ids of a result with the stamps they were read at, kept; null when it has more than `cap` rows. One
- * read per (result, order) at a time: concurrent requests share it.
+ * The ordered ids of a result with the stamps they were read at, kept; null when it has more than `cap` rows, unless
+ * `headOnly`: then its first `cap` ids are kept (a head). One read per (result, order, cap) at a time: concurrent
+ * requests share it.
  */
-function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number): Promise<Listed | null> {
-  const pendingKey = `${listKey}\u0000${cap}`;
+function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number, headOnly: boolean): Promise<Listed | null> {
+  const pendingKey = `${listKey}\u0000${cap}\u0000${headOnly}`;
   let pending = caches.listing.get(pendingKey);
   if (!pending) {
-    pending = readIds(db, caches, agentKey, where, orderBy, listKey, cap).finally(() => caches.listing.delete(pendingKey));
+    pending = readIds(db, caches, agentKey, where, orderBy, listKey, cap, headOnly).finally(() => caches.listing.delete(pendingKey));
     caches.listing.set(pendingKey, pending);
   }
   return pending;
 }
 
-async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number): Promise<Listed | null> {
+async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number, headOnly: boolean): Promise<Listed | null> {
   const at = Date.now();
   // The ids' hex digits joined in result order (array(subquery) keeps the subquery's order).
   const { rows } = await sql<{ stamp: string; identity_stamp: string; hex: string }>`${sql.raw(PREPARED)}
@@ -232,8 +260,8 @@ async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuild
   const r = rows[0];
   if (!r) return null;
   const n = r.hex.length / ID_CHARS;
-  if (n > cap) return null;
-  const entry: Listed = { hex: r.hex, n, stamps: stampsOf(r), at };
+  if (n > cap && !headOnly) return null;
+  const entry: Listed = n > cap ? { hex: r.hex.slice(0, cap * ID_CHARS), n: cap, whole: false, stamps: stampsOf(r), at } : { hex: r.hex, n, whole: true, stamps: stampsOf(r), at };
   rememberList(caches, listKey, entry);
   return entry;
 }
