@@ -12,7 +12,8 @@
  * Seeding: the miners are written by one SQL statement (generate_series, see seedMiners) straight into the database the
  * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
  * of the shape the agent sends (3 boards, fans, 3 pools; kinds as tests/support/miner-snapshots.ts: 6 in 10 S21,
- * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and one hourly history row per miner.
+ * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and HOURS (24) hourly history rows per miner, the sums the ingest keeps
+ * of them on the miner's row (stat_day_sums, migration 202611230340) included.
  */
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -28,6 +29,8 @@ const PER_CLIENT = Number(process.env.HF_BENCH_LIST_REQUESTS ?? 20);
 /** HF_BENCH_LIST_DB=pglite | postgres runs only one of the two. */
 const ONLY = process.env.HF_BENCH_LIST_DB ?? '';
 const AGENT_KEY = 'bench-farm';
+/** Hourly history rows per miner (the current hour and the ones before it): a farm that has run for a day by default. */
+const HOURS = Number(process.env.HF_BENCH_LIST_HOURS ?? 24);
 /** What Chromium sends as Accept-Encoding (the console's answers then come compressed: src/server/plugins/compression.ts). */
 const BROWSER_ENCODING = 'gzip, deflate, br, zstd';
 /** When the seeded readings were taken (the bench's agent cycles come after it). */
@@ -82,7 +85,7 @@ interface SeedDb {
 }
 
 /**
- * MINERS miners with snapshots, plus one hourly row each, written as the ingest would. 1,000 distinct readings are
+ * MINERS miners with snapshots, plus HOURS hourly rows each, written as the ingest would. 1,000 distinct readings are
  * built and shared round-robin (miner i gets reading i % 1000, so its columns and its snapshot agree; only the ip /
  * sn / mac inside the snapshot are those of the first miner that had it): building a jsonb per miner made seeding
  * take minutes on PGlite. The figures the ingest stores beside each reading (sync_*, list_figures: listFigures of
@@ -100,11 +103,13 @@ export async function seedMiners(db: SeedDb): Promise<void> {
   insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
                       rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at,
                       sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
-                      stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum)
+                      stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum,
+                      stat_day_sums)
   select '${AGENT_KEY}', m.ip, r.sn_prefix || lpad(m.i::text, 10, '0'), m.mac, r.make, r.model, r.family, r.fw, null, r.online, r.missed,
          r.rt, round(r.rt * 0.99), round(r.rt * 0.995), r.ideal, 'normal', r.elapsed, r.t + 20, r.faults, r.state, r.snap, '${SEED_TAKEN_AT}'
          , r.t + 20, r.t + 15, r.fan_min, r.fan_max, f.f,
-         date_trunc('hour', now()), 60, case when r.online then 60 else 0 end, r.rt * 60, r.ideal * 60
+         date_trunc('hour', now()), 60, case when r.online then 60 else 0 end, r.rt * 60, r.ideal * 60,
+         array[r.rt * 60 * ${HOURS - 1}, 60 * ${HOURS - 1}]
   from (
     select i, i % 1000 as k,
            '10.' || (i / 62500) || '.' || (i / 250 % 250) || '.' || (i % 250 + 1) as ip,
@@ -114,7 +119,9 @@ export async function seedMiners(db: SeedDb): Promise<void> {
   join (${READINGS_SQL}) r on r.k = m.k
   join bench_list_figures f on f.k = m.k;
   insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
-    select id, date_trunc('hour', now()), 60, rt5s * 60, ideal * 60, temp_max, case when online then 60 else 0 end from miners where agent_key = '${AGENT_KEY}';
+    select id, date_trunc('hour', now()) - h * interval '1 hour', 60, rt5s * 60, ideal * 60, temp_max, case when online then 60 else 0 end
+    from miners, generate_series(0, ${HOURS - 1}) h where agent_key = '${AGENT_KEY}'
+    order by h desc; -- hour after hour, as the ingest writes them (a miner's rows on different pages)
   drop table bench_list_figures;
   update farms set miner_count = ${MINERS} where agent_key = '${AGENT_KEY}';
   analyze miners;
@@ -227,6 +234,7 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
       const cpu1 = server.cpuMs();
       const pgCpu1 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
       const t0 = performance.now();
+      const me0 = process.cpuUsage();
       await Promise.all(
         clients.map(async (c, ci) => {
           const p = path(pageOf(first, ci, total));
@@ -246,6 +254,7 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
       );
       const wall = performance.now() - t0;
       const n = CLIENTS * PER_CLIENT;
+      const me = process.cpuUsage(me0);
       const cpuLoaded = (server.cpuMs() - cpu1) / n;
       const pgCpuLoaded = pgUrl && pgCpu1 ? cpuSince(pgCpu1, await postgresBackendsCpu(pgUrl)) / n : null;
       latencies.sort((a, b) => a - b);
@@ -261,6 +270,7 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
         p95: ms(quantile(latencies, 0.95)),
         'req/s': Math.round((latencies.length / wall) * 1000),
         errors: errors + short,
+        'CPU/req bench': ms((me.user + me.system) / 1000 / n),
       };
     }
     return rows;

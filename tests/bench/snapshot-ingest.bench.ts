@@ -28,17 +28,44 @@ async function walBytes(url: string): Promise<number> {
   }
 }
 
-function prepare(): Prepared[] {
-  const cycle0 = Date.parse('2026-03-10T08:00:00.000Z');
-  // The first batch, STEADY timed ones, and one more uploaded while a console reads the list (probe).
-  return Array.from({ length: STEADY + 2 }, (_, i) => {
-    const takenAt = new Date(cycle0 + i * 60_000).toISOString();
-    const batch = snapshotBatch({ batchSeq: i + 1, count: MINERS, takenAt, rateFactor: 1 + i / 100 });
-    return { gz: gzipBatch(batch), jsonBytes: Buffer.byteLength(JSON.stringify(batch)) };
-  });
+const CYCLE0 = Date.parse('2026-03-10T08:00:00.000Z');
+const HOUR_MS = 3_600_000;
+
+function prepared(batchSeq: number, takenAtMs: number, rateFactor: number): Prepared {
+  const batch = snapshotBatch({ batchSeq, count: MINERS, takenAt: new Date(takenAtMs).toISOString(), rateFactor });
+  return { gz: gzipBatch(batch), jsonBytes: Buffer.byteLength(JSON.stringify(batch)) };
 }
 
-async function ingest(server: BenchServer, batches: Prepared[], label: string, pgUrl?: string) {
+/**
+ * The first batch, STEADY timed ones and one more uploaded while a console reads the list (probe), a minute apart in
+ * the hour 08:00; then the first batch of the next hour (09:00), where every miner's row takes the sums of the 23
+ * hours before it from its history (STAT_HOUR_UPSERT: once an hour per miner).
+ */
+function prepare(): { batches: Prepared[]; newHour: Prepared } {
+  const batches = Array.from({ length: STEADY + 2 }, (_, i) => prepared(i + 1, CYCLE0 + i * 60_000, 1 + i / 100));
+  return { batches, newHour: prepared(STEADY + 3, CYCLE0 + HOUR_MS, 1.05) };
+}
+
+/**
+ * On PostgreSQL, before the new hour's batch: the 22 hours before 08:00 in every miner's history (the farm has run for
+ * a day), so the new hour reads 23 rows per miner as it would on a running farm. (PGlite holds its database in the
+ * server's process: there the new hour reads the one hour the batches wrote.)
+ */
+async function seedDay(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`
+      insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
+      select m.id, $1::timestamptz - h * interval '1 hour', 60, m.rt5s * 60, m.ideal * 60, m.temp_max, case when m.online then 60 else 0 end
+      from generate_series(22, 1, -1) h, miners m order by h desc`, [new Date(CYCLE0).toISOString()]);
+    await c.query('analyze miner_stats_hour');
+  } finally {
+    await c.end();
+  }
+}
+
+async function ingest(server: BenchServer, { batches, newHour }: { batches: Prepared[]; newHour: Prepared }, label: string, pgUrl?: string) {
   const admin = new BenchClient(server.url);
   await admin.must('POST', '/api/userv3/setup', { user: 'admin', password: 'bench-pass-1' });
   const { agentKey, secret } = await admin.must<{ agentKey: string; secret: string }>('POST', '/api/agent/createv2', { agentName: 'Bench farm', agentKey: 'bench-farm' });
@@ -46,6 +73,7 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
   const headers = { authorization: `Bearer ${agentKey}.${secret}`, 'content-type': 'application/json', 'content-encoding': 'gzip' };
   const times: number[] = [];
   let listWaits: string;
+  let newHourTimes: string;
   const serverCpu: number[] = [];
   const dbCpu: number[] = [];
   const wal: number[] = [];
@@ -75,6 +103,12 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
     if (probe.status !== 200) throw new Error(`${label}: probe ingest answered ${probe.status}`);
     listWaits = `${waits.length} / ${ms(quantile(waits, 0.5))} / ${ms(Math.max(...waits))} (upload ${ms(probe.ms)})`;
     if (process.env.HF_BENCH_VERBOSE) console.log(label, 'list waits', waits.map((w) => Math.round(w)).join(' '));
+    if (pgUrl) await seedDay(pgUrl);
+    const hourCpu0 = server.cpuMs();
+    const hourDb0 = pgUrl ? await postgresBackendsCpu(pgUrl) : null;
+    const hour = await agent.request('POST', '/api/agent-uplink/snapshots', newHour.gz, headers);
+    if (hour.status !== 200 || !hour.body.includes(`"accepted":${MINERS}`)) throw new Error(`${label}: new-hour ingest answered ${hour.status} ${hour.body.slice(0, 300)}`);
+    newHourTimes = `${ms(hour.ms)} (server ${ms(server.cpuMs() - hourCpu0)}${pgUrl && hourDb0 ? `, PostgreSQL ${ms(cpuSince(hourDb0, await postgresBackendsCpu(pgUrl)))}` : ''}; history ${pgUrl ? '23 h' : '1 h'})`;
   } finally {
     agent.close();
     admin.close();
@@ -90,6 +124,7 @@ async function ingest(server: BenchServer, batches: Prepared[], label: string, p
     'PostgreSQL CPU': dbCpu.length ? ms(median(dbCpu.slice(1))) : '(in server)',
     'WAL per batch': wal.length ? mib(median(wal.slice(1)) / 1048576) : '–',
     'list during ingest: n / p50 / max': listWaits,
+    'first of a new hour (CPU)': newHourTimes,
     'RSS after': mib(mem.rssMiB),
     'RSS peak': mib(mem.peakMiB),
   };
@@ -119,11 +154,12 @@ export async function run(): Promise<void> {
     await pgData.remove();
   }
 
-  const b = batches[0]!;
+  const b = batches.batches[0]!;
   printTable(
     `(c) POST /api/agent-uplink/snapshots, ${MINERS.toLocaleString('en-US')} miners per batch (${(b.jsonBytes / 1048576).toFixed(1)} MiB JSON, ${(b.gz.length / 1048576).toFixed(1)} MiB gzip); median of ${STEADY} steady batches`,
     rows,
   );
   console.log('CPU and WAL columns: median per steady batch. RSS: the Node server process (on PostgreSQL the database runs in its own processes).');
+  console.log('First of a new hour: the batch that starts the next hour, where every miner takes the sums of the hours before it from its history (PostgreSQL: a day of history seeded before it).');
   console.log('List during ingest: a console asking list pages one after another while one more batch is applied (requests answered, median and longest wait; that upload\'s own time). HF_BENCH_VERBOSE=1 prints every wait.');
 }

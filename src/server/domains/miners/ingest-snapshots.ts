@@ -203,12 +203,13 @@ function chunkStatement(agentKey: string, chunk: PreparedChunk, mark: { batchSeq
       insert into miners (agent_key, ip, sn, mac, make, model, family, firmware_version, compile_time, online, missed_polls,
                           rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at, updated_at,
                           sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
-                          stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum)
+                          stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum,
+                          stat_day_sums)
       select ${agentKey}, x.ip, x.sn, x.mac, x.make, x.model, x.family, x."firmwareVersion", x."compileTime", x.online, x."missedPolls",
              x.rt5s, x."rate30m", x.avg, x.ideal, x."workMode", x.el, x.tmax,
              coalesce(array(select jsonb_array_elements_text(x."faultLabels")), '{}'), x.state, x.snap, x."takenAt", now(),
              x.tcm, x.tpm, x.fmin, x.fmax, x.lf,
-             date_trunc('hour', x."takenAt"), 1, x.online::int, x.rt5s, x.ideal
+             date_trunc('hour', x."takenAt"), 1, x.online::int, x.rt5s, x.ideal, '{0,0}'
       from x
       on conflict (agent_key, ip) do update set
         sn = excluded.sn, mac = excluded.mac, make = excluded.make, model = excluded.model, family = excluded.family,

@@ -85,8 +85,12 @@ export const COLUMN_SQL: Record<MinerSortKey, RawBuilder<unknown>> = {
   // The miner's current hourly bucket, kept on its row by the ingest (STAT_HOUR_UPSERT): the latest hourly row, if in the last 2 hours.
   rate1Hour: sql`(case when m.stat_hour_at >= date_trunc('hour', now()) - interval '1 hour' and m.stat_hour_samples > 0
                   then m.stat_hour_real_sum / m.stat_hour_samples end)`,
-  rate24Hour: sql`(select sum(h.real_sum) / nullif(sum(h.samples), 0) from miner_stats_hour h
-                   where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '23 hours')`,
+  // The 23 whole hours before the current bucket, kept on the row by the ingest (STAT_HOUR_UPSERT, migration
+  // 202611230340), plus the current bucket; the history itself when the miner has no reading this hour yet.
+  rate24Hour: sql`(case when m.stat_hour_at = date_trunc('hour', now()) and m.stat_day_sums is not null
+                   then (m.stat_day_sums[1] + m.stat_hour_real_sum) / nullif(m.stat_day_sums[2] + m.stat_hour_samples, 0)
+                   else (select sum(h.real_sum) / nullif(sum(h.samples), 0) from miner_stats_hour h
+                         where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '23 hours') end)`,
   tempChipMin: minOf('$.boards[*].tempChip[*]'),
   // Stored by the ingest (miners.sync_*, migration 202611230130): a plain column to sort on, no jsonpath walk per row.
   tempChipMax: sql`m.sync_temp_chip_max`,

@@ -24,13 +24,23 @@ function bucketQualified(samples: RawBuilder<unknown>, online: RawBuilder<unknow
   return sql`(${online} = ${samples} and ${ideal} > 0 and ${real} >= 0.8 * ${ideal})`;
 }
 
+/** {real_sum, samples} summed over the miner's (miners row) whole hours in the 23 hours before `hour`: one pass over its history. */
+const daySums = (hour: RawBuilder<unknown>) =>
+  sql`(select array[coalesce(sum(h.real_sum), 0), coalesce(sum(h.samples), 0)] from miner_stats_hour h
+       where h.miner_id = miners.id and h.at >= ${hour} - interval '23 hours' and h.at < ${hour})`;
+
 /**
  * SET items of the ingest's miners upsert (src/server/domains/miners/ingest-snapshots.ts; `miners` = the stored row,
  * `excluded` = the new reading with stat_hour_at = its hour and its one-sample sums): the miner's current hourly
- * bucket, the same sums as its miner_stats_hour row, and the latest earlier hour whose bucket did not qualify. The
- * upsert only applies readings not older than the stored one, so the hour never goes back.
+ * bucket, the same sums as its miner_stats_hour row, the latest earlier hour whose bucket did not qualify, and the
+ * sums of the 23 whole hours before the bucket (migration 202611230340) — read from the history only when the reading
+ * starts a new hour (once an hour per miner; in the same statement, the history still holds the hour just ended as
+ * the earlier uploads left it). The upsert only applies readings not older than the stored one, so the hour never
+ * goes back.
  */
 export const STAT_HOUR_UPSERT = sql`
+  stat_day_sums = case when miners.stat_hour_at is distinct from excluded.stat_hour_at or miners.stat_day_sums is null
+    then ${daySums(sql`excluded.stat_hour_at`)} else miners.stat_day_sums end,
   stat_unqualified_hour_at = case
     when miners.stat_hour_at is distinct from excluded.stat_hour_at
       and not ${bucketQualified(sql`miners.stat_hour_samples`, sql`miners.stat_hour_online`, sql`miners.stat_hour_real_sum`, sql`miners.stat_hour_ideal_sum`)}
