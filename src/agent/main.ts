@@ -1,29 +1,21 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AGENT_CLI_OPTIONS } from '@shared/agent-cli';
+import { AGENT_CLI_OPTIONS, AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import { FarmAgent } from './farm-agent';
+import { logToFile } from './log-file';
 
 /**
  * CLI: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret>
- *      [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>]
+ *      [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>] [--log-file agent.log]
  * Runs the agent loop until SIGINT/SIGTERM, then finishes the current step and exits.
  */
 
 function usage(msg?: string): never {
   if (msg) console.error(msg);
-  console.error('usage: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret> [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>]');
+  console.error('usage: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret> [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>] [--log-file <file>: the log there, not on the console; 10 MB, then <file>.1]');
   process.exit(2);
 }
-
-/**
- * V8 heap settings that keep a 20,000-miner agent under ~300 MB RSS (measured: live heap ≈ 65–125 MB;
- * without a cap V8 lets garbage grow the heap to 700+ MB). Semi-space 8 MB rather than 16: the young
- * generation is three semi-spaces, and at 5,000 miners the peak RSS of a steady cycle fell from 216 to
- * 183 MB for the same CPU time (tests/bench/agent.bench.ts). Applied by re-executing once with the flags
- * unless the operator already set a heap limit (NODE_OPTIONS or execArgv).
- */
-const HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
 
 function hasHeapFlag(): boolean {
   return [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)].some((a) => a.startsWith('--max-old-space-size'));
@@ -31,7 +23,7 @@ function hasHeapFlag(): boolean {
 
 function reexecWithHeapFlags(): boolean {
   if (hasHeapFlag() || process.env['HASHFIELD_AGENT_CHILD'] === '1') return false;
-  const child = spawn(process.execPath, [...HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)], {
+  const child = spawn(process.execPath, [...AGENT_HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
     env: { ...process.env, HASHFIELD_AGENT_CHILD: '1' },
   });
@@ -62,6 +54,8 @@ async function main(): Promise<void> {
   const detailEveryCycles = typeof detailEvery === 'string' ? Number(detailEvery) : undefined;
   if (detailEveryCycles !== undefined && !(Number.isInteger(detailEveryCycles) && detailEveryCycles >= 1)) usage(`invalid --detail-every (a whole number of cycles ≥ 1): ${String(detailEvery)}`);
   const dataDir = path.resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : './agent-data');
+  // From here on the log goes to the file when asked (a usage error above is shown to whoever ran the command).
+  if (typeof values['log-file'] === 'string') logToFile(path.resolve(values['log-file']));
   const agent = new FarmAgent({
     serverUrl: server,
     agentKey: key,

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@server/app';
 import { agentBundle } from '@server/domains/agent-package/agent-bundle';
@@ -96,7 +97,7 @@ describe('GET /api/agent/package', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="hashfield-agent-${KEY}.tar.gz"`);
     expect(res.headers['x-agent-build']).toMatch(/^[0-9a-f]{16}$/);
     pkgDir = unpack(res.rawPayload, 'first');
-    expect(fs.readdirSync(pkgDir).sort()).toEqual(['README.md', 'README.ru.md', 'README.zh-CN.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'package.json']);
+    expect(fs.readdirSync(pkgDir).sort()).toEqual(['README.md', 'README.ru.md', 'README.zh-CN.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'install-windows.ps1', 'package.json']);
     const config = JSON.parse(fs.readFileSync(path.join(pkgDir, 'hashfield-agent.json'), 'utf8')) as Record<string, string>;
     expect(config).toEqual({ server: 'http://console.example:8443', agentKey: KEY, secret: '', dataDir: './agent-data' });
     expect(fs.statSync(path.join(pkgDir, 'hashfield-agent.json')).mode & 0o777).toBe(0o600);
@@ -106,9 +107,21 @@ describe('GET /api/agent/package', () => {
     const unit = fs.readFileSync(path.join(pkgDir, 'hashfield-agent.service'), 'utf8');
     expect(unit).toContain('ExecStart=/usr/bin/env node /opt/hashfield-agent/agent.js --data-dir /var/lib/hashfield-agent');
     expect(unit).toMatch(/^\[Install\]\nWantedBy=multi-user\.target$/m);
+    // Windows: a scheduled task of this farm running agent.js of the folder in one process, its log in a file.
+    const ps1 = fs.readFileSync(path.join(pkgDir, 'install-windows.ps1'), 'utf8');
+    expect([...ps1].every((c) => c.charCodeAt(0) < 128)).toBe(true); // ASCII: Windows PowerShell reads a script without a BOM in the system code page
+    expect(ps1.split('\r\n').slice(0, -1).every((l) => !l.includes('\n'))).toBe(true); // CRLF line ends
+    expect(ps1).toContain("$TaskName = 'Hashfield agent pkg-farm'");
+    expect(ps1).toContain(`-Argument ('${AGENT_HEAP_FLAGS.join(' ')} "{0}" --log-file "{1}"' -f $agent, $log) -WorkingDirectory $Dir`);
+    expect(ps1).toContain("$log = Join-Path $Dir 'agent-data\\agent.log'");
+    expect(ps1).toContain('New-ScheduledTaskTrigger -AtStartup');
+    expect(ps1).toContain("New-ScheduledTaskPrincipal -UserId 'SYSTEM'");
+    expect(ps1).toContain('if (-not $config.secret)');
+    expect(ps1).toMatch(/^param\(\[switch\]\$Remove\)\r$/m); // the first statement (comments only before it)
     const readme = fs.readFileSync(path.join(pkgDir, 'README.md'), 'utf8');
     expect(readme).toContain('# Hashfield agent of the farm Package farm (pkg-farm)');
     expect(readme).toContain('sudo systemctl restart hashfield-agent');
+    expect(readme).toContain('powershell -ExecutionPolicy Bypass -File .\\install-windows.ps1');
     expect(readme).toContain(`Agent build ${String(res.headers['x-agent-build'])}.`);
     // The same steps in the console's other two languages.
     const zh = fs.readFileSync(path.join(pkgDir, 'README.zh-CN.md'), 'utf8');
@@ -117,6 +130,7 @@ describe('GET /api/agent/package', () => {
     expect(ru).toContain('# Агент Hashfield фермы Package farm (pkg-farm)');
     for (const text of [zh, ru]) {
       expect(text).toContain('sudo systemctl restart hashfield-agent');
+      expect(text).toContain('powershell -ExecutionPolicy Bypass -File .\\install-windows.ps1');
       expect(text).toContain('"agentKey": "pkg-farm"');
       expect(text).toContain(String(res.headers['x-agent-build']));
     }
@@ -178,8 +192,8 @@ describe('GET /api/agent/package', () => {
     fs.writeFileSync(file, JSON.stringify({ ...config, secret }, null, 2));
 
     let log = '';
-    const start = () => {
-      const p = spawn(process.execPath, ['agent.js'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+    const start = (args = ['agent.js']) => {
+      const p = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
       p.stdout?.on('data', (d: Buffer) => (log += d.toString()));
       p.stderr?.on('data', (d: Buffer) => (log += d.toString()));
       agents.push(p);
@@ -196,13 +210,23 @@ describe('GET /api/agent/package', () => {
     // "Restart service": the process stops on SIGTERM and the new one reports (a heartbeat after the old one's).
     expect(await stop(proc)).toBe(0);
     const stoppedAt = (await status()).lastOnlineAt;
-    proc = start();
+    // Started again as the Windows task starts it (install-windows.ps1): heap flags on node's command line, the log
+    // in agent-data/agent.log instead of the console.
+    const logFile = path.join(dir, 'agent-data', 'agent.log');
+    const before = log.length;
+    proc = start([...AGENT_HEAP_FLAGS, path.join(dir, 'agent.js'), '--log-file', logFile]);
     const after = await until('a report after the restart', async () => {
       const s = await status();
       return s.lastOnlineAt && s.lastOnlineAt !== stoppedAt && s.lastOnlineAt > (first.lastOnlineAt ?? '') ? s : null;
     }, 60_000, () => log);
     expect(after.isOnline).toBe(true);
     expect(log).not.toContain('no secret');
+    const written = await until('a cycle in the log file', async () => {
+      const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+      return /\[agent\] cycle \d+: /.test(text) ? text : null;
+    }, 60_000, () => log);
+    expect(written).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[agent\] starting: server http:\/\/127\.0\.0\.1:/m);
+    expect(log.slice(before)).toBe(''); // nothing on the console: the task would lose it
     expect(await stop(proc)).toBe(0);
   }, 180_000);
 });

@@ -5,10 +5,12 @@
  *   hashfield-agent.json     server URL and agentKey of THIS farm; "secret" empty (shown once by the console,
  *                            never stored in clear by the server, so never in a download)
  *   hashfield-agent.service  systemd unit (Linux), user hashfield, data in /var/lib/hashfield-agent
+ *   install-windows.ps1      the same as a Windows scheduled task (windowsInstaller)
  *   README.md                the steps: unpack, put the secret in the file, start / restart the service
  *   README.zh-CN.md, README.ru.md  the same in the console's other two languages
  *   package.json             pins CommonJS for agent.js whatever folder it is unpacked in
  */
+import { AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import { PACKAGE_CONFIG_FILE } from './package-launcher';
 import { agentBundle } from './agent-bundle';
 import { writeTarGz } from './tar-writer';
@@ -60,6 +62,62 @@ WantedBy=multi-user.target
 `;
 }
 
+export const WINDOWS_INSTALLER = 'install-windows.ps1';
+
+/**
+ * The Windows counterpart of the systemd unit: a PowerShell script (run as administrator in the unpacked folder) that
+ * registers the task "Hashfield agent <agentKey>" — at start-up, as SYSTEM, restarted every minute after a failure,
+ * no time limit — running agent.js of that folder with its log in agent-data\agent.log (--log-file: a scheduled task
+ * keeps no output), and starts it. Run again it replaces the task (a restart after changing the file, or an update);
+ * with -Remove it removes it. It refuses to install while the file has no secret, and without Node.js. ASCII only
+ * (Windows PowerShell 5.1 reads a script without a byte-order mark in the system's code page), CRLF line ends.
+ */
+export function windowsInstaller(input: AgentPackageInput): string {
+  const task = `Hashfield agent ${input.agentKey}`;
+  const lines = [
+    `# Hashfield agent of the farm ${input.agentKey}: runs agent.js of this folder as a Windows scheduled task`,
+    '# (at start-up, as SYSTEM, restarted every minute if it stops; log in agent-data\\agent.log).',
+    '# In PowerShell opened as administrator, in this folder:',
+    `#   install, or restart after changing ${PACKAGE_CONFIG_FILE}:  powershell -ExecutionPolicy Bypass -File .\\${WINDOWS_INSTALLER}`,
+    `#   remove:                                                  powershell -ExecutionPolicy Bypass -File .\\${WINDOWS_INSTALLER} -Remove`,
+    'param([switch]$Remove)',
+    "$ErrorActionPreference = 'Stop'",
+    `$TaskName = '${task}'`,
+    '$Dir = Split-Path -Parent $MyInvocation.MyCommand.Path',
+    '$me = New-Object Security.Principal.WindowsPrincipal([Security.Principal.WindowsIdentity]::GetCurrent())',
+    'if (-not $me.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) {',
+    "  Write-Host 'Run this in a PowerShell opened as administrator.' -ForegroundColor Red; exit 1",
+    '}',
+    '$old = Get-ScheduledTask -TaskName $TaskName -ErrorAction SilentlyContinue',
+    'if ($old) {',
+    '  Stop-ScheduledTask -TaskName $TaskName -ErrorAction SilentlyContinue',
+    '  Unregister-ScheduledTask -TaskName $TaskName -Confirm:$false',
+    '}',
+    `if ($Remove) { Write-Host "Removed the task '$TaskName'."; exit 0 }`,
+    '$node = Get-Command node -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1',
+    'if (-not $node) {',
+    "  Write-Host 'Node.js 20 or newer is needed (https://nodejs.org); install it, then run this again in a new PowerShell.' -ForegroundColor Red; exit 1",
+    '}',
+    `$config = Get-Content -Raw (Join-Path $Dir '${PACKAGE_CONFIG_FILE}') | ConvertFrom-Json`,
+    'if (-not $config.secret) {',
+    `  Write-Host "Put the farm's agent secret in ${PACKAGE_CONFIG_FILE} first (README.md, step 1)." -ForegroundColor Red; exit 1`,
+    '}',
+    "$agent = Join-Path $Dir 'agent.js'",
+    "$log = Join-Path $Dir 'agent-data\\agent.log'",
+    // The heap flags on node's command line: the agent then runs in this one process (it would otherwise start itself
+    // again with them, and Windows does not end a child with its parent when the task is stopped).
+    `$action = New-ScheduledTaskAction -Execute $node.Source -Argument ('${AGENT_HEAP_FLAGS.join(' ')} "{0}" --log-file "{1}"' -f $agent, $log) -WorkingDirectory $Dir`,
+    '$trigger = New-ScheduledTaskTrigger -AtStartup',
+    "$runAs = New-ScheduledTaskPrincipal -UserId 'SYSTEM' -LogonType ServiceAccount -RunLevel Highest",
+    '$settings = New-ScheduledTaskSettingsSet -StartWhenAvailable -AllowStartIfOnBatteries -DontStopIfGoingOnBatteries `',
+    '  -ExecutionTimeLimit ([TimeSpan]::Zero) -RestartCount 999 -RestartInterval (New-TimeSpan -Minutes 1) -MultipleInstances IgnoreNew',
+    `Register-ScheduledTask -TaskName $TaskName -Description 'Hashfield farm agent (${input.agentKey})' -Action $action -Trigger $trigger -Principal $runAs -Settings $settings | Out-Null`,
+    'Start-ScheduledTask -TaskName $TaskName',
+    `Write-Host "The task '$TaskName' runs the agent now and at every start-up. Log: $log"`,
+  ];
+  return `${lines.join('\r\n')}\r\n`;
+}
+
 /** The package README's languages: README.md (English), README.zh-CN.md, README.ru.md — the console's three locales. */
 export type ReadmeLanguage = 'en-US' | 'zh-CN' | 'ru';
 
@@ -80,6 +138,7 @@ function steps(input: AgentPackageInput, folder: string) {
     sudo systemctl daemon-reload
     sudo systemctl enable --now ${SERVICE_NAME}`,
     restart: `    sudo systemctl restart ${SERVICE_NAME}`,
+    windows: `    powershell -ExecutionPolicy Bypass -File .\\${WINDOWS_INSTALLER}`,
     status: `    systemctl status ${SERVICE_NAME}
     journalctl -u ${SERVICE_NAME} -f`,
   };
@@ -126,7 +185,12 @@ ${st.restart}
 
 ${st.status}
 
-在 Windows 上，在此文件夹中运行 \`node agent.js\`（例如作为开机时启动的计划任务）。
+在 Windows 上：解压（\`tar -xzf ${folder}.tar.gz\`），修改文件（第 1 步），然后在以管理员身份打开的 PowerShell 中、在此文件夹里运行
+
+${st.windows}
+
+它把代理安装为开机启动的计划任务（以 SYSTEM 身份运行，停止后每分钟重启），日志在 agent-data\\agent.log。修改文件后再次运行
+即可重启；加上 \`-Remove\` 则删除该任务。
 
 代理构建 ${build}。
 `;
@@ -171,7 +235,14 @@ ${st.restart}
 
 ${st.status}
 
-В Windows запустите \`node agent.js\` в этой папке (например, как задание планировщика при запуске системы).
+В Windows: распакуйте (\`tar -xzf ${folder}.tar.gz\`), измените файл (шаг 1) и в PowerShell, открытом от имени
+администратора, в этой папке выполните
+
+${st.windows}
+
+Агент станет заданием планировщика при запуске системы (от имени SYSTEM, перезапуск каждую минуту, если он
+остановился), журнал — в agent-data\\agent.log. После изменения файла выполните команду ещё раз (перезапуск);
+с \`-Remove\` задание удаляется.
 
 Сборка агента ${build}.
 `;
@@ -216,7 +287,13 @@ The console's wizard shows when the agent reports again. Status and log:
 
 ${st.status}
 
-On Windows, run \`node agent.js\` in this folder (for example as a scheduled task at start-up).
+On Windows: unpack (\`tar -xzf ${folder}.tar.gz\`), change the file (step 1), then in a PowerShell opened as
+administrator, in this folder, run
+
+${st.windows}
+
+It installs the agent as a scheduled task at start-up (as SYSTEM, restarted every minute if it stops), with its log in
+agent-data\\agent.log. Run it again after changing the file (a restart); add \`-Remove\` to remove the task.
 
 Agent build ${build}.
 `;
@@ -231,6 +308,7 @@ export async function buildAgentPackage(input: AgentPackageInput): Promise<Agent
     { name: `${folder}/agent.js`, data: bundle.code, mode: 0o755 },
     { name: `${folder}/${PACKAGE_CONFIG_FILE}`, data: packageConfig(input), mode: 0o600 },
     { name: `${folder}/${SERVICE_NAME}.service`, data: systemdUnit(input), mode: 0o644 },
+    { name: `${folder}/${WINDOWS_INSTALLER}`, data: windowsInstaller(input), mode: 0o644 },
     { name: `${folder}/README.md`, data: readme(input, folder, bundle.hash), mode: 0o644 },
     { name: `${folder}/README.zh-CN.md`, data: readme(input, folder, bundle.hash, 'zh-CN'), mode: 0o644 },
     { name: `${folder}/README.ru.md`, data: readme(input, folder, bundle.hash, 'ru'), mode: 0o644 },
