@@ -143,12 +143,15 @@ describe('add-farm wizard on a desktop', () => {
     await download.saveAs(archive);
     const listing = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(listing).toEqual(
-      ['', 'README.md', 'README.ru.md', 'README.zh-CN.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'package.json'].map((f) => `hashfield-agent-wizard-farm/${f}`),
+      ['', 'README.md', 'README.ru.md', 'README.zh-CN.md', 'agent.js', 'hashfield-agent.json', 'hashfield-agent.service', 'install-windows.ps1', 'package.json'].map((f) => `hashfield-agent-wizard-farm/${f}`),
     );
     execFileSync('tar', ['-xzf', archive], { cwd: dataDir });
     pkgDir = path.join(dataDir, 'hashfield-agent-wizard-farm');
     expect(JSON.parse(fs.readFileSync(path.join(pkgDir, 'hashfield-agent.json'), 'utf8'))).toEqual({ server: server.url, agentKey: 'wizard-farm', secret: '', dataDir: './agent-data' });
     await page.getByTestId('package-saved').getByText('Downloaded hashfield-agent-wizard-farm.tar.gz.').waitFor();
+    // The Windows way, with the command the package's installer answers to.
+    await page.getByTestId('agent-run-panel').getByTestId('package-windows').getByText('powershell -ExecutionPolicy Bypass -File .\\install-windows.ps1').waitFor();
+    expect(fs.readFileSync(path.join(pkgDir, 'install-windows.ps1'), 'utf8')).toContain("$TaskName = 'Hashfield agent wizard-farm'");
   }, 150_000);
 
   it('resumes at the same step of the same farm after leaving', async () => {

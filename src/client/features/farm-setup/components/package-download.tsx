@@ -1,6 +1,6 @@
 /**
  * The farm's agent package (GET /api/agent/package): one .tar.gz with agent.js, the farm's config file
- * (server and agentKey; the secret is added by the installer), a systemd unit and a README. The first
+ * (server and agentKey; the secret is added by the installer), a systemd unit, a Windows installer and a README. The first
  * download after an agent update is built on the server (a few seconds), hence the progress state.
  */
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { IconCheck, IconDownload, IconPackage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { notifyFailure } from '@client/lib/feedback';
 import { useDownloadAgentPackage } from '../api/farm-setup-api';
-import { CONFIG_FILE_NAME, SERVICE_NAME } from '../lib/agent-config-file';
+import { CONFIG_FILE_NAME, SERVICE_NAME, WINDOWS_INSTALL_COMMAND } from '../lib/agent-config-file';
 import { downloadBlob } from '@client/lib/download-blob';
 
 export function PackageDownload({ agentKey }: { agentKey: string }) {
@@ -44,6 +44,9 @@ export function PackageDownload({ agentKey }: { agentKey: string }) {
             {t('package.step3')} <Code style={{ wordBreak: 'break-all' }}>{`sudo systemctl enable --now ${SERVICE_NAME}`}</Code>
           </List.Item>
         </List>
+        <Text size="xs" c="dimmed" data-testid="package-windows">
+          {t('package.windows')} <Code style={{ wordBreak: 'break-all' }}>{WINDOWS_INSTALL_COMMAND}</Code>
+        </Text>
         <Group gap="xs">
           <Button leftSection={<IconDownload size={16} />} loading={download.isPending} onClick={start} data-testid="package-download-button">
             {t('package.download')}
