@@ -12,8 +12,8 @@
  * Seeding: the miners are written by one SQL statement (generate_series, see seedMiners) straight into the database the
  * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
  * of the shape the agent sends (3 boards, fans, 3 pools; kinds as tests/support/miner-snapshots.ts: 6 in 10 S21,
- * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and HOURS (24) hourly history rows per miner, the sums the ingest keeps
- * of them on the miner's row (stat_day_sums, migration 202611230340) included.
+ * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and HOURS (24) hourly history rows per miner, with the sums the
+ * ingest keeps of them on the miner's row (stat_day_sums, migration 202611230340).
  */
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -192,7 +192,8 @@ async function agentCycle(server: BenchServer, secret: string, seq: number): Pro
  * then an agent cycle changes the farm's data (agentCycle) and CLIENTS clients at once, client i asking its own page
  * PER_CLIENT times: the counts and id lists the server keeps per data stamp are made again inside the measured window. "CPU/req" is the CPU time per request
  * (alone / under the 20 clients; /proc ticks, so ±2 ms alone, finer under load) of the Node server process — on
- * PGlite that includes the database — and, on PostgreSQL, of its backends.
+ * PGlite that includes the database — and, on PostgreSQL, of its backends; "CPU/req bench" the same for this process
+ * (the 20 clients run on the same two cores as the server: their share is not the server's).
  */
 async function measure(server: BenchServer, secret: string, pgUrl: string | null): Promise<Record<string, Record<string, unknown>>> {
   const clients: BenchClient[] = [];

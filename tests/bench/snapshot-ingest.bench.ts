@@ -1,8 +1,10 @@
 /**
  * One 20,000-miner poll cycle through POST /api/agent-uplink/snapshots, gzip, as the agent sends it —
  * on PGlite and on a throw-away PostgreSQL. Batch 1 creates the miners (inserts); batches 2–4 are
- * the steady state (every miner updated, hourly rows summed) and give the median. Time = client
- * round trip: upload, gunzip, JSON parse, zod validation of every snapshot, the ingest transaction.
+ * the steady state (every miner updated, hourly rows summed) and give the median; one more is uploaded
+ * while a console reads the list, and the last one starts the next hour (each miner's row then takes the
+ * sums of its 23 hours before from its history, once an hour). Time = client round trip: upload, gunzip,
+ * JSON parse, zod validation of every snapshot, the ingest transaction.
  */
 import pg from 'pg';
 import { gzipBatch, snapshotBatch } from '../support/miner-snapshots';

@@ -14,9 +14,9 @@
  * and keyword (IP prefix, SN part), sorted by IP, SN, MAC, make, model, family or firmware — is kept under the farm's
  * identity stamp instead (miner_identity_stamps, migration 202611230330: bumped only when a miner is added, removed
  * or changes identity), so it survives the agent's uploads: the default IP-order view no longer recounts the farm
- * after every cycle, and a search keeps its ids. A short result (≤ LIST_LIMITS.listCap rows: a keyword search, a rare fault)
- * keeps its ordered ids the same way, so its pages are a slice of ids whose rows are read fresh; a search by SN part
- * otherwise reads the whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock
+ * after every cycle, and a search keeps its ids. A short result (≤ LIST_LIMITS.listCap rows: a keyword search, a
+ * rare fault) keeps its ordered ids the same way, so its pages are a slice of ids whose rows are read fresh; a search
+ * by SN part otherwise reads the whole farm for every page. Filters on other tables (customer, sub-area) and sorts on the clock
  * (rate1Hour, rate24Hour) are not covered by the stamp: they are counted and paged afresh on every request. The stamps
  * themselves are read by miner-stamps.ts.
  *
@@ -171,12 +171,6 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   const { listCap, head } = LIST_LIMITS;
   const inHead = offset + pageSize <= head;
 
-  /** The page from kept ids: a slice of them, valid if the stamp read with its rows is still the one they were read at. */
-  const fromKept = async (kept: Listed): Promise<MinerRowsPage | null> => {
-    const got = await stampsAndRows(db, agentKey, slice(kept, offset, pageSize));
-    if (got.stamps[lists] !== kept.stamps[lists]) return null;
-    return pageOf(got, kept.whole ? kept.n : await totalAt(got.stamps));
-  };
   const pageOf = (got: { rows: string[] }, total: number): MinerRowsPage => ({ list: got.rows, total, curPage: page, pageSize });
   /** The result's total at the stamps a page was read at: kept, or counted (one count per change of the data, shared). */
   const totalAt = async (stamps: Stamps): Promise<number> => {
@@ -193,6 +187,12 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
     if (c.stamp !== stamp) return countMiners(db, agentKey, filter); // the data changed meanwhile: count for this page
     rememberCount(caches, key, c);
     return c.n;
+  };
+  /** The page from kept ids: a slice of them, valid if the stamp read with its rows is still the one they were read at. */
+  const fromKept = async (kept: Listed): Promise<MinerRowsPage | null> => {
+    const got = await stampsAndRows(db, agentKey, slice(kept, offset, pageSize));
+    if (got.stamps[lists] !== kept.stamps[lists]) return null;
+    return pageOf(got, kept.whole ? kept.n : await totalAt(got.stamps));
   };
 
   const listed = canList ? caches.lists.get(listKey) : undefined;
