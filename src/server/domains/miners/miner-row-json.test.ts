@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoOfMsFast, listFiguresText, minerRowJson, toMinerRow } from './miner-sql';
+import { arrayBounds, isoOfMsFast, listFiguresText, minerRowJson, toMinerRow } from './miner-sql';
 
 /** A row tuple as the database writes it (json_build_array: ", " between elements). */
 const pgArray = (values: unknown[]): string => `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
@@ -34,6 +34,7 @@ describe('minerRowJson', () => {
       raw(),
       raw({ tuple: { 8: null, 9: false, 17: [], 18: null, 21: null, 22: null, 23: 12.3456 } }),
       raw({ tuple: { 2: 'SN "with", [brackets] {and} \\ backslash', 3: '', 7: '', 15: 'sleep', 16: 1e6 } }),
+      raw({ tuple: { 2: 'ends in a backslash \\', 3: '\\"', 6: '\\\\"x\\' } }), // escaped backslashes before a string's quotes
       raw({ figures: null }), // no stored figures: computed from the reading
       raw({ figures: '{"tempChipMin":1}' }), // stored before as an object
     ];
@@ -60,5 +61,19 @@ describe('isoOfMsFast', () => {
     for (let i = 0; i < 2000; i++) samples.push(Math.floor((i * 7919.123 + 1) * 1e9) % 4e12 - 1e12);
     for (const ms of samples) expect(isoOfMsFast(ms)).toBe(new Date(Math.round(ms)).toISOString());
     expect(isoOfMsFast(null)).toBeNull();
+  });
+
+  it('finds the elements of a JSON array text whatever its strings hold', () => {
+    const values: unknown[] = [
+      'plain', 'a "quoted" word', 'ends in a backslash \\', '\\"', '\\\\"x\\', '[{,}]', '', 12.5, null, true,
+      ['in', 'a "list"', ['\\']], { k: 'v\\', 'q"': [1, 2] }, '矿工 "中文"',
+    ];
+    for (const text of [JSON.stringify(values), pgArray(values)]) {
+      const ends: number[] = [];
+      expect(arrayBounds(text, ends)).toBe(values.length);
+      const elements = ends.map((end, i) => text.slice(i === 0 ? 1 : ends[i - 1]! + 1, end));
+      expect(elements.map((e) => JSON.parse(e) as unknown)).toEqual(values);
+    }
+    expect(arrayBounds('[]', [])).toBe(0);
   });
 });

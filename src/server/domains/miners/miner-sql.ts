@@ -433,18 +433,24 @@ export function isoOfMsFast(ms: number | null): string | null {
 /**
  * Where the elements of a JSON array text are: `ends[i]` is the index of the comma (or closing bracket) after
  * element i, which starts after `ends[i - 1]` (after the opening bracket for the first). The text is JSON the
- * database or JSON.stringify wrote (valid): only strings and nesting need care. Returns the number of elements.
+ * database or JSON.stringify wrote (valid): only strings and nesting need care. Returns the number of elements
+ * (exported for its test).
  */
-function arrayBounds(text: string, ends: number[]): number {
+export function arrayBounds(text: string, ends: number[]): number {
   let n = 0;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92 /* \ */) i++;
-        else if (d === 34) break;
+      // To the closing quote: the next quote not escaped (preceded by an even number of backslashes); indexOf skips
+      // the string's characters natively (ids, IPs, SNs, pool URLs: most of a row's text).
+      for (;;) {
+        const j = text.indexOf('"', i + 1);
+        if (j < 0) return n;
+        let b = j - 1;
+        while (text.charCodeAt(b) === 92 /* \ */) b--;
+        i = j;
+        if ((j - 1 - b) % 2 === 0) break;
       }
     } else if (c === 91 /* [ */ || c === 123 /* { */) depth++;
     else if (c === 93 /* ] */ || c === 125 /* } */) {
@@ -465,6 +471,25 @@ const RAW_KEYS: Record<number, string> = {
 };
 const ends: number[] = [];
 const figureEnds: number[] = [];
+/**
+ * `"state":{…},"statuses":[…]` of a row, per (online, stored state's text): a farm's rows share a few dozen state
+ * combinations, so each is parsed and written once (at most STATE_TEXTS_MAX kept) instead of once per row.
+ */
+const stateTexts = new Map<string, string>();
+const STATE_TEXTS_MAX = 512;
+function stateJson(online: boolean, stored: string): string {
+  const key = online ? `1${stored}` : `0${stored}`;
+  let text = stateTexts.get(key);
+  if (text === undefined) {
+    const state = stateFlags((JSON.parse(stored) as Record<string, boolean> | null) ?? {}, online);
+    let flags = `"online":${online}`;
+    for (const k of STATE_FLAGS) flags += `,"${k}":${state[k as keyof MinerStateFlags]}`;
+    text = `"state":{${flags}},"statuses":${q(minerStatuses(online, state as unknown as Record<string, boolean>))}`;
+    if (stateTexts.size >= STATE_TEXTS_MAX) stateTexts.clear();
+    stateTexts.set(key, text);
+  }
+  return text;
+}
 /** Element i of the array text whose bounds arrayBounds put in `at`. */
 const element = (text: string, at: number[], i: number): string => text.slice(i === 0 ? 1 : at[i - 1]! + 1, at[i]);
 /** Element i as a number (null for JSON null). */
@@ -490,12 +515,9 @@ export function minerRowJson(raw: RawMinerRow): string {
   let s = '';
   for (let i = 0; i < 8; i++) s += RAW_KEYS[i]! + element(r, ends, i);
   const online = element(r, ends, 9).trim() === 'true';
-  const state = stateFlags((JSON.parse(element(r, ends, 18)) as Record<string, boolean> | null) ?? {}, online);
-  let flags = `"online":${online}`;
-  for (const k of STATE_FLAGS) flags += `,"${k}":${state[k as keyof MinerStateFlags]}`;
   s +=
     `,"compileTime":${q(isoOfMsFast(numberAt(r, ends, 8)))},"online":${online},"network":${online ? '"online"' : '"offline"'},"missedPolls":${element(r, ends, 10)}` +
-    `,"state":{${flags}},"statuses":${q(minerStatuses(online, state as unknown as Record<string, boolean>))},"faultLabels":${element(r, ends, 17)}` +
+    `,${stateJson(online, element(r, ends, 18))},"faultLabels":${element(r, ends, 17)}` +
     `,"gHS5s":${element(r, ends, 11)},"gHS30m":${element(r, ends, 12)},"gHSav":${element(r, ends, 13)},"rateIdeal":${element(r, ends, 14)},"rateUnit":"GH/s"` +
     `,"hashRatePercent":${q(round(numberAt(r, ends, 21)))},"rate1Hour":${q(round(numberAt(r, ends, 22)))},"rate24Hour":${q(round(numberAt(r, ends, 23)))}`;
   figureEnds.length = 0;
