@@ -249,19 +249,26 @@ export function processCpuMs(pid: number): number {
   }
 }
 
+/** Runs `work` on a connection of its own to the PostgreSQL at `url` (seeding, reading figures), closed after. */
+export async function withPostgres<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
 /**
  * CPU used by the PostgreSQL backends serving other connections (the server's pool), summed per pid;
  * call before and after, and subtract with `cpuSince`.
  */
-export async function postgresBackendsCpu(url: string): Promise<Map<number, number>> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
+export function postgresBackendsCpu(url: string): Promise<Map<number, number>> {
+  return withPostgres(url, async (c) => {
     const r = await c.query<{ pid: number }>(`select pid from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`);
     return new Map(r.rows.map((row) => [row.pid, processCpuMs(row.pid)]));
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 export function cpuSince(before: Map<number, number>, after: Map<number, number>): number {

@@ -21,9 +21,8 @@
  */
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { minerSnapshot } from '../support/miner-snapshots';
-import { BenchClient, type BenchServer, ms, postAgentBatch, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
+import { BenchClient, type BenchServer, ms, postAgentBatch, printTable, quantile, startBenchPostgres, startServer, tempDir, withPostgres } from './bench-support';
 
 const MINERS = 20_000;
 const MINUTES = 30 * 24 * 60;
@@ -208,13 +207,9 @@ export async function run(): Promise<void> {
     try {
       const secret = await prepareFarm(server.url);
       const t0 = performance.now();
-      const client = new pg.Client({ connectionString: pgs.url });
-      await client.connect();
-      try {
+      await withPostgres(pgs.url, async (client) => {
         for (const s of seed) await client.query(s);
-      } finally {
-        await client.end();
-      }
+      });
       const seedMs = performance.now() - t0;
       for (const [name, row] of Object.entries(await measure(server, secret))) out[`PostgreSQL ${name}`] = row;
       out['PostgreSQL seed'] = { p50: '', p95: '', max: '', 'server CPU/req': '', bytes: `${ms(seedMs)} to seed` };

@@ -17,11 +17,10 @@
  */
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { minerSnapshot } from '../support/miner-snapshots';
 import { listFiguresText } from '../../src/server/domains/miners/miner-sql';
-import { BenchClient, type BenchServer, cpuSince, postAgentBatch, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
+import { BenchClient, type BenchServer, cpuSince, postAgentBatch, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir, withPostgres } from './bench-support';
 
 const MINERS = Number(process.env.HF_BENCH_LIST_MINERS ?? 100_000);
 const CLIENTS = 20;
@@ -317,13 +316,7 @@ async function onPostgres(): Promise<void> {
   try {
     const secret = await createFarm(onPg);
     const t0 = performance.now();
-    const c = new pg.Client({ connectionString: pgServer.url });
-    await c.connect();
-    try {
-      await seedMiners({ query: (text, params) => c.query(text, params), exec: (text) => c.query(text) });
-    } finally {
-      await c.end();
-    }
+    await withPostgres(pgServer.url, (c) => seedMiners({ query: (text, params) => c.query(text, params), exec: (text) => c.query(text) }));
     const seedMs = performance.now() - t0;
     const rows = await measure(onPg, secret, pgServer.url);
     printTable(`(g) GET /api/miner/list, ${MINERS.toLocaleString('en-US')} miners, pageSize 50, PostgreSQL — ${CLIENTS} clients × ${PER_CLIENT} requests per query (seeded in ${ms(seedMs)})`, rows);

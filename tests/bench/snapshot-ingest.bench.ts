@@ -6,9 +6,8 @@
  * sums of its 23 hours before from its history, once an hour). Time = client round trip: upload, gunzip,
  * JSON parse, zod validation of every snapshot, the ingest transaction.
  */
-import pg from 'pg';
 import { gzipBatch, snapshotBatch } from '../support/miner-snapshots';
-import { BenchClient, type BenchServer, cpuSince, median, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir } from './bench-support';
+import { BenchClient, type BenchServer, cpuSince, median, mib, ms, postgresBackendsCpu, printTable, quantile, startBenchPostgres, startServer, tempDir, withPostgres } from './bench-support';
 
 const MINERS = 20_000;
 const STEADY = 3;
@@ -19,15 +18,8 @@ interface Prepared {
 }
 
 /** The server's WAL position (bytes), to report what one batch writes to the log. */
-async function walBytes(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const r = await c.query<{ b: string }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as b`);
-    return Number(r.rows[0]!.b);
-  } finally {
-    await c.end();
-  }
+function walBytes(url: string): Promise<number> {
+  return withPostgres(url, async (c) => Number((await c.query<{ b: string }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as b`)).rows[0]!.b));
 }
 
 const CYCLE0 = Date.parse('2026-03-10T08:00:00.000Z');
@@ -53,18 +45,14 @@ function prepare(): { batches: Prepared[]; newHour: Prepared } {
  * a day), so the new hour reads 23 rows per miner as it would on a running farm. (PGlite holds its database in the
  * server's process: there the new hour reads the one hour the batches wrote.)
  */
-async function seedDay(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
+function seedDay(url: string): Promise<void> {
+  return withPostgres(url, async (c) => {
     await c.query(`
       insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
       select m.id, $1::timestamptz - h * interval '1 hour', 60, m.rt5s * 60, m.ideal * 60, m.temp_max, case when m.online then 60 else 0 end
       from generate_series(22, 1, -1) h, miners m order by h desc`, [new Date(CYCLE0).toISOString()]);
     await c.query('analyze miner_stats_hour');
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 async function ingest(server: BenchServer, { batches, newHour }: { batches: Prepared[]; newHour: Prepared }, label: string, pgUrl?: string) {
@@ -133,13 +121,13 @@ async function ingest(server: BenchServer, { batches, newHour }: { batches: Prep
 }
 
 export async function run(): Promise<void> {
-  const batches = prepare();
+  const uploads = prepare();
   const rows: Record<string, Record<string, unknown>> = {};
 
   const data = tempDir('hf-bench-ingest-');
   const lite = await startServer({ dataDir: data.dir });
   try {
-    rows.PGlite = await ingest(lite, batches, 'PGlite');
+    rows.PGlite = await ingest(lite, uploads, 'PGlite');
   } finally {
     await lite.stop();
     await data.remove();
@@ -149,14 +137,14 @@ export async function run(): Promise<void> {
   const pgData = tempDir('hf-bench-ingest-pg-');
   const onPg = await startServer({ dataDir: pgData.dir, env: { DATABASE_URL: pg.url } });
   try {
-    rows.PostgreSQL = await ingest(onPg, batches, 'PostgreSQL', pg.url);
+    rows.PostgreSQL = await ingest(onPg, uploads, 'PostgreSQL', pg.url);
   } finally {
     await onPg.stop();
     await pg.stop();
     await pgData.remove();
   }
 
-  const b = batches.batches[0]!;
+  const b = uploads.batches[0]!;
   printTable(
     `(c) POST /api/agent-uplink/snapshots, ${MINERS.toLocaleString('en-US')} miners per batch (${(b.jsonBytes / 1048576).toFixed(1)} MiB JSON, ${(b.gz.length / 1048576).toFixed(1)} MiB gzip); median of ${STEADY} steady batches`,
     rows,

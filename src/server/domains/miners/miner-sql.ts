@@ -475,18 +475,18 @@ const figureEnds: number[] = [];
  * `"state":{…},"statuses":[…]` of a row, per (online, stored state's text): a farm's rows share a few dozen state
  * combinations, so each is parsed and written once (at most STATE_TEXTS_MAX kept) instead of once per row.
  */
-const stateTexts = new Map<string, string>();
+const stateTexts = { online: new Map<string, string>(), offline: new Map<string, string>() };
 const STATE_TEXTS_MAX = 512;
 function stateJson(online: boolean, stored: string): string {
-  const key = online ? `1${stored}` : `0${stored}`;
-  let text = stateTexts.get(key);
+  const kept = online ? stateTexts.online : stateTexts.offline;
+  let text = kept.get(stored);
   if (text === undefined) {
     const state = stateFlags((JSON.parse(stored) as Record<string, boolean> | null) ?? {}, online);
     let flags = `"online":${online}`;
     for (const k of STATE_FLAGS) flags += `,"${k}":${state[k as keyof MinerStateFlags]}`;
     text = `"state":{${flags}},"statuses":${q(minerStatuses(online, state as unknown as Record<string, boolean>))}`;
-    if (stateTexts.size >= STATE_TEXTS_MAX) stateTexts.clear();
-    stateTexts.set(key, text);
+    if (kept.size >= STATE_TEXTS_MAX) kept.clear();
+    kept.set(stored, text);
   }
   return text;
 }
