@@ -145,6 +145,9 @@ export interface MinersTable {
   stat_unqualified_hour_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** {real_sum, samples} of the 23 whole hours before stat_hour_at (migration 202611230340); null = not kept yet. */
   stat_day_sums: number[] | null;
+  /** The state flags and fault labels as bits (miner-sql.ts STATE_BITS / FAULT_BITS), generated (migration 202611230400): read only. */
+  state_bits: ColumnType<number, never, never>;
+  fault_bits: ColumnType<number, never, never>;
   /** The list's figures of the latest reading, JSON (miner-sql.ts listFiguresText; migration 202611230290); null until the ingest writes the row. */
   list_figures: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -12,7 +12,7 @@ import type { FarmSeriesPoint } from '@shared/schemas/miner';
 import type { DashboardCounters, DashboardPeriod, DashboardPeriodPanel, DashboardSeriesRange, DashboardSummary, TempBucket } from '@shared/schemas/miner-records';
 import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
-import { statusCondition } from '../miners/miner-sql';
+import { faultCounts, statusCondition } from '../miners/miner-sql';
 import { DataStampCache, type Stamps, stampsOf, stampsSql } from '../miners/miner-stamps';
 
 /** Temperature bucket edges, °C: below 40, 40–50 … 80–90, 90 and above. */
@@ -39,11 +39,10 @@ function minersNow(db: DB, agentKey: string): Promise<MinersNow> {
 
 async function scanMiners(db: DB, agentKey: string): Promise<{ value: MinersNow; stamps: Stamps }> {
   const states = STATES.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
-  const faults = MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${f}::text = any(m.fault_labels))::int as ${sql.ref(`f${i}`)}`);
   const bands = TEMP_EDGES.map((e, i) => sql`count(*) filter (where m.online and m.temp_max < ${sql.lit(e)}${i > 0 ? sql` and m.temp_max >= ${sql.lit(TEMP_EDGES[i - 1]!)}` : sql``})::int as ${sql.ref(`t${i}`)}`);
   const { rows } = await sql<Record<string, number | null> & { stamp: string; identity_stamp: string }>`
     select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
-      select count(*)::int as total, ${sql.join([...states, ...faults, ...bands])},
+      select count(*)::int as total, ${sql.join([...states, ...faultCounts(), ...bands])},
         count(*) filter (where m.online and m.temp_max >= ${sql.lit(TEMP_EDGES[TEMP_EDGES.length - 1]!)})::int as ${sql.ref(`t${TEMP_EDGES.length}`)},
         count(*) filter (where m.online and m.temp_max is null)::int as temp_unknown,
         max(m.temp_max) filter (where m.online) as temp_max, avg(m.temp_max) filter (where m.online) as temp_avg,

@@ -7,18 +7,43 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { FaultLabel, MinerErrorCode, MinerSnapshot, MinerStateFlags, PoolStatus, WorkMode } from '@shared/schemas/miner-snapshot';
 import type { MinerFilter, MinerRow, MinerSortKey } from '@shared/schemas/miner';
-import { type MinerStatus, minerStatuses } from '@shared/miner-labels';
+import { MINER_FAULT_LABELS, type MinerStatus, minerStatuses } from '@shared/miner-labels';
 import { subAreaMinerFilter } from '../sub-areas/sub-areas.repository';
 
-const STATE_FLAGS: readonly MinerStatus[] = ['qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower'];
+type StateFlag = Exclude<MinerStatus, 'online' | 'offline'>;
+/**
+ * The bit of each state flag in miners.state_bits and of each fault label in miners.fault_bits (generated from
+ * `state` and `fault_labels` by the database: migration 202611230400, whose bits these must stay).
+ */
+export const STATE_BITS: Readonly<Record<StateFlag, number>> = {
+  qualified: 1, unqualified: 2, zeroHashrate: 4, cannotStart: 8, illegalPool: 16, abnormalIdeal: 32, sleeping: 64, lowPower: 128,
+};
+/** The state flags in the order a row's "state" writes them (after "online"). */
+const STATE_FLAGS = Object.keys(STATE_BITS) as StateFlag[];
+export const FAULT_BITS: Readonly<Record<FaultLabel, number>> = {
+  'high-temperature': 1, 'missing-chip': 2, 'fan-speed-abnormal': 4, 'missing-hashboard': 8, 'hashboard-failure': 16, 'empty-sn': 32, 'duplicate-sn': 64,
+};
 
-/** Condition "the miner is in this state" (state flags as the agent computed them; network from `online`). */
+/**
+ * Condition "the miner is in this state" (state flags as the agent computed them, read from their bits; network
+ * from `online`): columns of the index miners_farm_counts, so a count of a farm's miners reads the index only.
+ */
 export function statusCondition(status: MinerStatus): RawBuilder<unknown> {
   if (status === 'online') return sql`m.online`;
   if (status === 'offline') return sql`not m.online`;
-  if (!STATE_FLAGS.includes(status)) throw new Error(`unknown status ${status}`);
-  return sql`coalesce((m.state ->> ${sql.lit(status)})::boolean, false)`;
+  const bit = (STATE_BITS as Record<string, number>)[status];
+  if (bit === undefined) throw new Error(`unknown status ${status}`);
+  return sql`(m.state_bits & ${sql.lit(bit)}) <> 0`;
 }
+
+/** Condition "the miner carries this fault label" (its bit: see statusCondition). */
+export function faultCondition(label: FaultLabel): RawBuilder<unknown> {
+  return sql`(m.fault_bits & ${sql.lit(FAULT_BITS[label])}) <> 0`;
+}
+
+/** Select items counting the miners per fault label: `f0`, `f1` … in the order of MINER_FAULT_LABELS. */
+export const faultCounts = (): RawBuilder<unknown>[] =>
+  MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${faultCondition(f)})::int as ${sql.ref(`f${i}`)}`);
 
 /** `%` `_` `\` are literal in a search text. */
 function likeEscape(text: string): string {
