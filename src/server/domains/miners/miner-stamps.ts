@@ -10,6 +10,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { MinerFilter } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
+import { PREPARED } from '../../db/prepared-statements';
 
 /** Which stamp a kept result is valid under. */
 export type StampKind = 'data' | 'identity';
@@ -77,7 +78,7 @@ export class DataStampCache<T> {
     const kept = c.kept.get(key);
     const now = Date.now();
     if (kept && now - kept.at < this.ttlMs && hourOf(now) === kept.hour) {
-      const { rows } = await sql<{ stamp: string; identity_stamp: string }>`select ${stampsSql(agentKey)}`.execute(db);
+      const { rows } = await sql<{ stamp: string; identity_stamp: string }>`${sql.raw(PREPARED)}select ${stampsSql(agentKey)}`.execute(db);
       if (stampsOf(rows[0]).data === kept.stamp) return kept.value;
     }
     let making = c.making.get(key);
