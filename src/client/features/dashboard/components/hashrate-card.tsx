@@ -4,12 +4,14 @@ import { Card, Group, SegmentedControl, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatHashrate } from '@shared/format/hashrate';
 import { DASHBOARD_SERIES_RANGES, type DashboardSeriesRange } from '@shared/schemas/miner-records';
+import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { useDashboardSeries } from '../api/dashboard-api';
-import { FarmHashrateChart } from './farm-hashrate-chart';
 import { PanelState } from './panel-state';
 
-const axisFormat = (v: number) => formatHashrate(v, 'GH/s', 1);
-const valueFormat = (v: number) => formatHashrate(v);
+const AXES: ChartAxis[] = [{ scale: 'y', side: 'left', format: (v: number) => formatHashrate(v, 'GH/s', 1), size: 72, zero: true }];
+const VALUE_FORMAT = { y: (v: number) => formatHashrate(v) };
+/** The window of each range, in seconds (the server's: per minute over the last hour, per hour over 30 days, per day over a year). */
+const SPAN: Record<DashboardSeriesRange, number> = { hour: 3600, '30d': 30 * 86_400, '1y': 365 * 86_400 };
 
 export function HashrateCard({ agentKey, noMiners }: { agentKey: string; noMiners: boolean }) {
   const { t } = useTranslation('dashboard');
@@ -17,9 +19,13 @@ export function HashrateCard({ agentKey, noMiners }: { agentKey: string; noMiner
   const series = useDashboardSeries(agentKey, range);
   const points = useMemo(() => series.data ?? [], [series.data]);
   const x = useMemo(() => points.map((p) => Date.parse(p.at) / 1000), [points]);
-  const real = useMemo(() => points.map((p) => p.realGhs), [points]);
-  const ideal = useMemo(() => points.map((p) => p.idealGhs), [points]);
-  const labels = useMemo(() => ({ real: t('chart.real'), ideal: t('chart.ideal') }), [t]);
+  const lines = useMemo<ChartSeries[]>(
+    () => [
+      { label: t('chart.real'), color: '#1c7ed6', values: points.map((p) => p.realGhs), fill: true },
+      { label: t('chart.ideal'), color: '#868e96', values: points.map((p) => p.idealGhs), dash: true },
+    ],
+    [points, t],
+  );
 
   return (
     <Card withBorder padding="md" data-testid="dashboard-hashrate">
@@ -43,7 +49,7 @@ export function HashrateCard({ agentKey, noMiners }: { agentKey: string; noMiner
         minHeight={240}
       >
         {() => (
-          <FarmHashrateChart x={x} real={real} ideal={ideal} labels={labels} format={valueFormat} axisFormat={axisFormat} height={260} ariaLabel={t('chart.title')} />
+          <UplotChart x={x} series={lines} axes={AXES} valueFormat={VALUE_FORMAT} span={SPAN[range]} height={260} testId="dashboard-chart" ariaLabel={t('chart.title')} />
         )}
       </PanelState>
     </Card>

@@ -9,7 +9,8 @@ import { IconCheck, IconDownload, IconPackage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { notifyFailure } from '@client/lib/feedback';
 import { useDownloadAgentPackage } from '../api/farm-setup-api';
-import { CONFIG_FILE_NAME, SERVICE_NAME, WINDOWS_INSTALL_COMMAND } from '../lib/agent-config-file';
+import { AGENT_WINDOWS_INSTALL_COMMAND } from '@shared/agent-cli';
+import { CONFIG_FILE_NAME, SERVICE_NAME } from '../lib/agent-config-file';
 import { downloadBlob } from '@client/lib/download-blob';
 
 export function PackageDownload({ agentKey }: { agentKey: string }) {
@@ -45,7 +46,7 @@ export function PackageDownload({ agentKey }: { agentKey: string }) {
           </List.Item>
         </List>
         <Text size="xs" c="dimmed" data-testid="package-windows">
-          {t('package.windows')} <Code style={{ wordBreak: 'break-all' }}>{WINDOWS_INSTALL_COMMAND}</Code>
+          {t('package.windows')} <Code style={{ wordBreak: 'break-all' }}>{AGENT_WINDOWS_INSTALL_COMMAND}</Code>
         </Text>
         <Group gap="xs">
           <Button leftSection={<IconDownload size={16} />} loading={download.isPending} onClick={start} data-testid="package-download-button">

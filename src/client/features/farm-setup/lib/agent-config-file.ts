@@ -6,8 +6,6 @@ export const CONFIG_FILE_NAME = 'hashfield-agent.json';
 export const CONFIG_FILE_PATH = `/opt/hashfield-agent/${CONFIG_FILE_NAME}`;
 export const SERVICE_NAME = 'hashfield-agent';
 export const RESTART_COMMAND = `sudo systemctl restart ${SERVICE_NAME}`;
-/** The package's Windows installer (the server's agent-package.ts writes it), run as administrator in the unpacked folder. */
-export const WINDOWS_INSTALL_COMMAND = 'powershell -ExecutionPolicy Bypass -File .\\install-windows.ps1';
 
 export function configFileText(input: { server: string; agentKey: string; secret: string }): string {
   return `${JSON.stringify({ server: input.server.trim(), agentKey: input.agentKey, secret: input.secret, dataDir: './agent-data' }, null, 2)}\n`;

@@ -14,7 +14,7 @@ import { FARM_SERIES_RANGES, type FarmSeriesRange } from '@shared/schemas/miner'
 import { useFarmSeries, useIndexStat } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
-import { type ChartAxis, type ChartSeries, UplotChart } from '../components/uplot-chart';
+import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { formatPercent, formatTemp } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
 
@@ -33,6 +33,8 @@ function Figure({ label, value, testId }: { label: string; value: ReactNode; tes
 
 const hashAxis = (v: number) => formatHashrate(v, 'GH/s', 1);
 const countAxis = (v: number) => formatNumber(v, 0);
+/** The window of each range, in seconds (the server's: per minute over 24 hours, per hour over 30 days, per day over a year). */
+const SPAN: Record<FarmSeriesRange, number> = { hour: 86_400, '30d': 30 * 86_400, '1y': 365 * 86_400 };
 
 export function HashrateOverviewPage() {
   const { t } = useTranslation('miners');
@@ -58,8 +60,8 @@ export function HashrateOverviewPage() {
     ],
     [points, t],
   );
-  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', format: hashAxis, size: 80 }], []);
-  const countAxes = useMemo<ChartAxis[]>(() => [{ scale: 'n', side: 'left', format: countAxis, size: 60 }], []);
+  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', format: hashAxis, size: 80, zero: true }], []);
+  const countAxes = useMemo<ChartAxis[]>(() => [{ scale: 'n', side: 'left', format: countAxis, size: 60, zero: true }], []);
   const rateFormat = useMemo(() => ({ y: (v: number) => formatHashrate(v) }), []);
   const countFormat = useMemo(() => ({ n: (v: number) => formatNumber(v, 0) }), []);
 
@@ -106,13 +108,13 @@ export function HashrateOverviewPage() {
           <Text size="sm" fw={500} mb={4}>
             {t('charts.hashrate')}
           </Text>
-          <UplotChart x={x} series={rate} axes={rateAxes} valueFormat={rateFormat} height={300} testId="farm-chart-hashrate" ariaLabel={t('charts.hashrate')} />
+          <UplotChart x={x} series={rate} axes={rateAxes} valueFormat={rateFormat} span={SPAN[range]} height={300} testId="farm-chart-hashrate" ariaLabel={t('charts.hashrate')} />
         </div>
         <div>
           <Text size="sm" fw={500} mb={4}>
             {t('charts.miners')}
           </Text>
-          <UplotChart x={x} series={counts} axes={countAxes} valueFormat={countFormat} height={220} testId="farm-chart-miners" ariaLabel={t('charts.miners')} />
+          <UplotChart x={x} series={counts} axes={countAxes} valueFormat={countFormat} span={SPAN[range]} height={220} testId="farm-chart-miners" ariaLabel={t('charts.miners')} />
         </div>
       </Stack>
     );

@@ -17,7 +17,7 @@ import { useMinerDetail, useMinerHistory } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status-badges';
-import { type ChartAxis, type ChartSeries, UplotChart } from '../components/uplot-chart';
+import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
 import { PERMISSION } from '@shared/menu-catalogue';
@@ -317,6 +317,8 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
 
 const hashAxis = (v: number) => formatHashrate(v, 'GH/s', 1);
 const tempAxis = (v: number) => `${formatNumber(v, 0)} °C`;
+/** The window of each history range, in seconds (the server's: hourly over 24 hours, daily over 30 days, monthly over 12 months). */
+const HISTORY_SPAN: Record<MinerHistoryRange, number> = { hour: 86_400, day: 30 * 86_400, month: 365 * 86_400 };
 
 function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
   const { t } = useTranslation('miners');
@@ -332,7 +334,7 @@ function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
     [points, t],
   );
   const tempSeries = useMemo<ChartSeries[]>(() => [{ label: t('charts.tempMax'), color: '#e8590c', values: points.map((p) => p.tempMax), scale: 't' }], [points, t]);
-  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', format: hashAxis, size: 80 }], []);
+  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', format: hashAxis, size: 80, zero: true }], []);
   const tempAxes = useMemo<ChartAxis[]>(() => [{ scale: 't', side: 'left', format: tempAxis, size: 60 }], []);
   const rateFormat = useMemo(() => ({ y: (v: number) => formatHashrate(v) }), []);
   const tempFormat = useMemo(() => ({ t: (v: number) => formatTemp(v) }), []);
@@ -368,13 +370,13 @@ function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
           <Text size="sm" fw={500} mb={4}>
             {t('charts.hashrate')}
           </Text>
-          <UplotChart x={x} series={rateSeries} axes={rateAxes} valueFormat={rateFormat} testId="miner-chart-hashrate" ariaLabel={t('charts.hashrate')} />
+          <UplotChart x={x} series={rateSeries} axes={rateAxes} valueFormat={rateFormat} span={HISTORY_SPAN[rangeName]} testId="miner-chart-hashrate" ariaLabel={t('charts.hashrate')} />
         </div>
         <div>
           <Text size="sm" fw={500} mb={4}>
             {t('charts.temperature')}
           </Text>
-          <UplotChart x={x} series={tempSeries} axes={tempAxes} valueFormat={tempFormat} testId="miner-chart-temperature" ariaLabel={t('charts.temperature')} />
+          <UplotChart x={x} series={tempSeries} axes={tempAxes} valueFormat={tempFormat} span={HISTORY_SPAN[rangeName]} testId="miner-chart-temperature" ariaLabel={t('charts.temperature')} />
         </div>
       </SimpleGrid>
     );

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate } from '@shared/format/date';
+import { timeLabels, timeRange, valueRange } from './chart-axes';
+
+describe('chart axis ranges', () => {
+  it('shows the whole window up to now, whatever the points cover', () => {
+    const now = 1_800_000_000;
+    expect(timeRange([now - 30], 3600, now)).toEqual([now - 3600, now]); // a farm that began a minute ago: one point at the right end
+    expect(timeRange([], 86_400, now)).toEqual([now - 86_400, now]);
+    expect(timeRange([now - 7200, now + 60], 3600, now)).toEqual([now + 60 - 3600, now + 60]); // a point ahead of this clock
+  });
+
+  it('starts counts and hashrates at 0, with room above the highest', () => {
+    expect(valueRange(49_100_000, 49_100_000, true)).toEqual([0, 49_100_000 * 1.1]);
+    expect(valueRange(0, 0, true)).toEqual([0, 1]);
+    expect(valueRange(null, null, true)).toEqual([0, 1]);
+  });
+
+  it('widens a flat series so its ticks differ, and pads a varied one', () => {
+    const [lo, hi] = valueRange(65, 65, false);
+    expect(hi - lo).toBeCloseTo(6.5);
+    expect((lo + hi) / 2).toBe(65);
+    expect(valueRange(0, 0, false)).toEqual([-0.5, 0.5]);
+    expect(valueRange(40, 80, false)).toEqual([36, 84]);
+  });
+});
+
+describe('time axis labels', () => {
+  // A fixed offset (UTC) keeps the test independent of the machine's time zone.
+  const fmt = (ms: number, pattern: string) => formatDate(ms, pattern, { offsetMinutes: 0 });
+  const at = (iso: string) => Date.parse(iso) / 1000;
+
+  it('shows hours and minutes, with the date above the first tick and above each new day', () => {
+    const splits = [at('2026-11-22T22:00:00Z'), at('2026-11-22T23:00:00Z'), at('2026-11-23T00:00:00Z'), at('2026-11-23T01:00:00Z')];
+    expect(timeLabels(splits, 3600, fmt)).toEqual(['22:00\n11-22', '23:00', '00:00\n11-23', '01:00']);
+  });
+
+  it('shows month-day for days and year-month for months, never English words', () => {
+    expect(timeLabels([at('2026-11-20T00:00:00Z'), at('2026-11-27T00:00:00Z')], 7 * 86_400, fmt)).toEqual(['11-20', '11-27']);
+    expect(timeLabels([at('2026-01-01T00:00:00Z'), at('2026-04-01T00:00:00Z')], 90 * 86_400, fmt)).toEqual(['2026-01', '2026-04']);
+  });
+});

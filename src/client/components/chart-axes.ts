@@ -1,0 +1,40 @@
+/** The axes of the time-series charts (uplot-chart.tsx): their ranges and the time axis' labels. */
+
+/** A value axis' range: from 0 when `zero`, else around the values; never narrower than a tenth of its top (at least 1). */
+export function valueRange(min: number | null, max: number | null, zero: boolean): [number, number] {
+  if (min === null || max === null || !Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
+  if (zero) return [Math.min(0, min), max > 0 ? max * 1.1 : 1];
+  const least = Math.max(Math.abs(max) * 0.1, 1);
+  if (max - min >= least) {
+    const pad = (max - min) * 0.1;
+    return [min - pad, max + pad];
+  }
+  const mid = (min + max) / 2;
+  return [mid - least / 2, mid + least / 2];
+}
+
+/** The time axis' range: the last `span` seconds up to now (or to the last point, if later). */
+export function timeRange(x: readonly number[], span: number, nowSec = Date.now() / 1000): [number, number] {
+  const end = Math.max(nowSec, x.length ? x[x.length - 1]! : nowSec);
+  return [end - span, end];
+}
+
+const DAY_S = 86_400;
+
+/**
+ * The time axis' labels, numeric in every locale (uPlot's own are English: "3am", "Mar"): HH:mm for ticks less than a
+ * day apart (with MM-DD above the first one and above each new day), MM-DD for ticks days apart, YYYY-MM for ticks
+ * months apart. `splits` are seconds; `incr` the seconds between ticks; `format` formats epoch ms (local time).
+ */
+export function timeLabels(splits: readonly number[], incr: number, format: (ms: number, pattern: string) => string): string[] {
+  if (incr >= 28 * DAY_S) return splits.map((s) => format(s * 1000, 'YYYY-MM'));
+  if (incr >= DAY_S) return splits.map((s) => format(s * 1000, 'MM-DD'));
+  let day = '';
+  return splits.map((s) => {
+    const d = format(s * 1000, 'MM-DD');
+    const time = format(s * 1000, 'HH:mm');
+    if (d === day) return time;
+    day = d;
+    return `${time}\n${d}`;
+  });
+}
