@@ -4,6 +4,7 @@ import { AgentConfig, type AgentConfigInput, type AgentCredentials, type AgentTa
 import { sleep } from './concurrency';
 import { DiskBuffer } from './disk-buffer';
 import { runTask } from './executor';
+import { hostReport } from './host-report';
 import { DEFAULT_DETAIL_EVERY_CYCLES, DEFAULT_PORTS, type DriverEnv } from './miner-types';
 import { Poller, type CycleResult } from './poller';
 import { scanRanges, type ScanResult } from './scanner/scanner';
@@ -165,7 +166,14 @@ export class FarmAgent {
       return true;
     });
     try {
-      await this.uplink.heartbeat({ agentVersion: AGENT_VERSION, startedAt: this.startedAt, netDelayMs: this.uplink.netDelayMs, bufferedBatches: this.buffer.count, miners: this.poller.size });
+      await this.uplink.heartbeat({
+        agentVersion: AGENT_VERSION,
+        startedAt: this.startedAt,
+        netDelayMs: this.uplink.netDelayMs,
+        bufferedBatches: this.buffer.count,
+        miners: this.poller.size,
+        host: hostReport(this.o.dataDir),
+      });
     } catch {
       // server down: heartbeat resumes with the next cycle
     }

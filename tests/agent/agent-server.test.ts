@@ -1,7 +1,7 @@
 /**
  * The whole chain over real sockets: simulator fleet ← agent → the real server (on a cloned PGlite).
  * A farm set up through the user API; the agent scans, polls and uploads; the server goes down for 5
- * cycles and comes back: every cycle arrives once, in order; a reboot queued from the console reaches
+ * cycles and comes back: every cycle arrives once, in order (and the console shows the agent's computer); a reboot queued from the console reaches
  * the simulated miner, which drops and returns, and the console sees the per-miner result.
  */
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostInfo } from '@shared/schemas/farm';
 import { FarmAgent } from '@agent/farm-agent';
 import { buildApp } from '@server/app';
 import { startFleet, type Fleet } from '@sim/fleet';
@@ -99,6 +100,12 @@ describe('agent ↔ server ↔ simulator', () => {
     expect(list.data.total).toBe(MINERS);
     const status = body<{ isOnline: boolean }>(await admin.get('/api/agent/status', { agentKey: 'chain-farm' }));
     expect(status.data.isOnline).toBe(true);
+    // … and the computer the agent runs on (its heartbeat's host report).
+    const host = body<HostInfo>(await admin.get('/api/agent/hostInfo/detail', { agentKey: 'chain-farm' })).data;
+    expect(host).toMatchObject({ hostname: os.hostname(), cpuCores: os.availableParallelism(), memoryMb: Math.round(os.totalmem() / 2 ** 20) });
+    expect(host.os).toMatch(new RegExp(`, ${os.arch()}$`));
+    expect(host.diskFreeMb).toBeGreaterThan(0);
+    expect(host.uptimeSec).toBeGreaterThan(0);
   }, 90_000);
 
   it('a reboot queued in the console reaches the miner, which drops and returns', async () => {

@@ -14,19 +14,6 @@ import { parseUpload } from '../domains/miners/upload-parser';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
 
-/** What the agent may tell about its computer (host info page). */
-const HostReport = z
-  .object({
-    hostname: z.string().max(200),
-    os: z.string().max(200),
-    cpuCores: z.number().int().min(0),
-    memoryMb: z.number().min(0),
-    diskFreeMb: z.number().min(0),
-    uptimeSec: z.number().min(0),
-    ip: z.string().max(64),
-  })
-  .partial();
-const HeartbeatBody = Heartbeat.extend({ host: HostReport.optional() });
 const TaskIdParams = z.object({ id: z.string().uuid('validation.id') });
 
 export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void> {
@@ -78,7 +65,7 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
     );
   });
 
-  app.post(p('/heartbeat'), { config: cfg, schema: { tags, body: HeartbeatBody } }, async (req) => {
+  app.post(p('/heartbeat'), { config: cfg, schema: { tags, body: Heartbeat } }, async (req) => {
     const b = req.body;
     await db
       .updateTable('farms')

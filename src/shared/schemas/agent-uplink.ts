@@ -164,6 +164,23 @@ export type SnapshotBatchResult = z.infer<typeof SnapshotBatchResult>;
 
 // ---------------------------------------------------------------- POST /heartbeat
 
+/** What the agent reports about its computer (the NUC): shown on the NUC host info page and the dashboard. */
+export const HostReport = z
+  .object({
+    hostname: z.string().max(200),
+    /** Operating system, e.g. "Debian GNU/Linux 12 (bookworm), x64" or "Windows 10 Pro, x64". */
+    os: z.string().max(200),
+    cpuCores: z.number().int().min(0),
+    memoryMb: z.number().min(0),
+    /** Free space of the disk holding the agent's data (its buffer of readings). */
+    diskFreeMb: z.number().min(0),
+    uptimeSec: z.number().min(0),
+    /** The computer's address on the farm network. */
+    ip: z.string().max(64),
+  })
+  .partial();
+export type HostReport = z.infer<typeof HostReport>;
+
 /** Liveness + connectivity; netDelayMs is the round trip of the previous uplink call. */
 export const Heartbeat = z.object({
   agentVersion: z.string(),
@@ -173,6 +190,7 @@ export const Heartbeat = z.object({
   bufferedBatches: z.number().int().min(0),
   /** Miners known (identified) by the agent. */
   miners: z.number().int().min(0),
+  host: HostReport.optional(),
 });
 export type Heartbeat = z.infer<typeof Heartbeat>;
 
