@@ -1,20 +1,21 @@
 /**
  * `npm run demo`: the server (embedded database, bound to 127.0.0.1 unless HOST is set), a simulated mixed
- * fleet (default 2,000 miners; --miners N) and the farm's agent. On first run it creates the user `demo`
- * (password `demo1234`), the farm `demo-farm` and scan ranges covering the fleet, through the public API,
- * as a person would. The agent runs as its own process, exactly as on a farm.
+ * fleet (default 2,000 miners; --miners N; about 2 % of them faulty at any time, --healthy for none) and the farm's
+ * agent. On first run it creates the user `demo` (password `demo1234`), the farm `demo-farm` and scan ranges covering
+ * the fleet, through the public API, as a person would. The agent runs as its own process, exactly as on a farm.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEMO_FAULT_RATES } from './faults';
 import { startFleet } from './fleet';
 
 const DEMO_USER = 'demo';
 const DEMO_PASSWORD = 'demo1234';
 const DEMO_FARM = 'demo-farm';
 
-const { values } = parseArgs({ options: { miners: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { miners: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' }, healthy: { type: 'boolean', default: false } } });
 const miners = Number(values.miners);
 if (!Number.isInteger(miners) || miners < 1 || miners > 65000) throw new Error('--miners must be 1…65000');
 const port = Number(process.env.PORT ?? 8080);
@@ -81,7 +82,8 @@ process.on('SIGTERM', () => void stop(0));
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   console.log(`[demo] starting the simulated fleet: ${miners} miners on 127.20.0.1…`);
-  const fleet = await startFleet({ miners, cidr: '127.20.0.0/16', seed: Number(values.seed) });
+  // A farm as operators see one: ~2 % of the miners faulty at any time, faults coming and going (--healthy: none).
+  const fleet = await startFleet({ miners, cidr: '127.20.0.0/16', seed: Number(values.seed), faultRates: values.healthy ? {} : DEMO_FAULT_RATES });
   fleetClose = () => fleet.close();
   // The server logs warnings only, so the agent's cycle lines stay readable (LOG_LEVEL overrides).
   // The simulated pools' observer pages are on loopback: the observer-link test may fetch them.

@@ -18,6 +18,22 @@ const MEAN_DURATION_MS: Record<FaultKind, number> = {
   'illegal-pool': 60 * 60_000,
 };
 
+/**
+ * The fault rates of a farm as operators see one (`npm run demo`, the simulator's --demo-faults): at any time about
+ * 2 % of the miners have a fault — offline 0.5 %, fan 0.3 %, high temperature 0.3 %, missing chip, board down and
+ * zero hashrate 0.2 % each, cannot start 0.1 %, illegal pool 0.05 % (rate = share ÷ mean duration in hours).
+ */
+export const DEMO_FAULT_RATES: Readonly<Partial<Record<FaultKind, number>>> = {
+  offline: 0.005 / (MEAN_DURATION_MS.offline / 3_600_000),
+  'fan-failure': 0.003 / (MEAN_DURATION_MS['fan-failure'] / 3_600_000),
+  'high-temp': 0.003 / (MEAN_DURATION_MS['high-temp'] / 3_600_000),
+  'missing-chip': 0.002 / (MEAN_DURATION_MS['missing-chip'] / 3_600_000),
+  'board-down': 0.002 / (MEAN_DURATION_MS['board-down'] / 3_600_000),
+  'zero-hashrate': 0.002 / (MEAN_DURATION_MS['zero-hashrate'] / 3_600_000),
+  'cannot-start': 0.001 / (MEAN_DURATION_MS['cannot-start'] / 3_600_000),
+  'illegal-pool': 0.0005 / (MEAN_DURATION_MS['illegal-pool'] / 3_600_000),
+};
+
 export class FaultProcess {
   private readonly rng: () => number;
   rates: Partial<Record<FaultKind, number>>;

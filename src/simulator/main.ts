@@ -1,19 +1,14 @@
+import { DEMO_FAULT_RATES } from './faults';
 import { startFleet, type FleetOptions } from './fleet';
 import { FAULT_KINDS, SIM_FAMILIES, type FaultKind, type SimFamily } from './sim-types';
 
 /**
  * CLI: npx tsx src/simulator/main.ts --miners 1000 --cidr 127.20.0.0/16 --rpc-port 4028 --web-port 80 --seed 1
  * Extra flags: --v3-port, --control-port, --bind, --tick-ms, --reboot-dark-ms, --mix family=w,…, --fault-rates kind=r,…,
- * --demo-faults (a realistic default set of fault rates).
+ * --demo-faults (the fault rates of a farm as operators see one, faults.ts DEMO_FAULT_RATES: ~2 % of the miners faulty).
  */
 
 const USAGE = 'usage: main.ts --miners N [--cidr CIDR] [--rpc-port P] [--web-port P] [--v3-port P] [--control-port P] [--bind HOST] [--seed S] [--tick-ms MS] [--reboot-dark-ms MS] [--mix family=w,...] [--fault-rates kind=r,...] [--demo-faults]';
-
-/** Realistic background fault rates (events per miner per hour) for demos. */
-const DEMO_FAULT_RATES: Partial<Record<FaultKind, number>> = {
-  'fan-failure': 0.0004, 'missing-chip': 0.0002, 'board-down': 0.0002, 'high-temp': 0.0006, 'zero-hashrate': 0.0004,
-  'cannot-start': 0.0002, offline: 0.001, 'illegal-pool': 0.00005,
-};
 
 function num(name: string, v: string | undefined): number {
   const n = Number(v);
