@@ -22,3 +22,7 @@ export const AGENT_CLI_OPTIONS = {
  * main.ts); the Windows task of the package gives them on node's command line, so no second process is started.
  */
 export const AGENT_HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=8'] as const;
+
+/** The agent package's Windows installer (server: agent-package.ts writes it) and the command that runs it, as administrator in the unpacked folder. */
+export const AGENT_WINDOWS_INSTALLER = 'install-windows.ps1';
+export const AGENT_WINDOWS_INSTALL_COMMAND = `powershell -ExecutionPolicy Bypass -File .\\${AGENT_WINDOWS_INSTALLER}`;

@@ -31,6 +31,7 @@
  * its CPU time per phase is printed too.
  */
 import { availableParallelism } from 'node:os';
+import { AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import type { MinerPorts } from '@shared/schemas/agent-uplink';
 import type { ChildSpec, PhaseFigures } from './agent-cycle-child';
 import { type BenchChild, median, mib, printTable, processCpuMs, spawnChild, tempDir } from './bench-support';
@@ -41,8 +42,6 @@ const SMALL_MINERS = 1_000;
 const SMALL_CIDR = '127.61.0.0/22';
 /** First cycle plus this many steady ones. */
 const STEADY_CYCLES = 2;
-/** As src/agent/main.ts HEAP_FLAGS. */
-const AGENT_HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
 
 const TARGET = { cycleS: 15, rssMiB: 300, ratio: 1.5, scan22S: 3 };
 /**

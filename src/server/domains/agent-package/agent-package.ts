@@ -10,7 +10,7 @@
  *   README.zh-CN.md, README.ru.md  the same in the console's other two languages
  *   package.json             pins CommonJS for agent.js whatever folder it is unpacked in
  */
-import { AGENT_HEAP_FLAGS } from '@shared/agent-cli';
+import { AGENT_HEAP_FLAGS, AGENT_WINDOWS_INSTALL_COMMAND, AGENT_WINDOWS_INSTALLER } from '@shared/agent-cli';
 import { PACKAGE_CONFIG_FILE } from './package-launcher';
 import { agentBundle } from './agent-bundle';
 import { writeTarGz } from './tar-writer';
@@ -62,8 +62,6 @@ WantedBy=multi-user.target
 `;
 }
 
-export const WINDOWS_INSTALLER = 'install-windows.ps1';
-
 /**
  * The Windows counterpart of the systemd unit: a PowerShell script (run as administrator in the unpacked folder) that
  * registers the task "Hashfield agent <agentKey>" — at start-up, as SYSTEM, restarted every minute after a failure,
@@ -78,8 +76,8 @@ export function windowsInstaller(input: AgentPackageInput): string {
     `# Hashfield agent of the farm ${input.agentKey}: runs agent.js of this folder as a Windows scheduled task`,
     '# (at start-up, as SYSTEM, restarted every minute if it stops; log in agent-data\\agent.log).',
     '# In PowerShell opened as administrator, in this folder:',
-    `#   install, or restart after changing ${PACKAGE_CONFIG_FILE}:  powershell -ExecutionPolicy Bypass -File .\\${WINDOWS_INSTALLER}`,
-    `#   remove:                                                  powershell -ExecutionPolicy Bypass -File .\\${WINDOWS_INSTALLER} -Remove`,
+    `#   install, or restart after changing ${PACKAGE_CONFIG_FILE}:  ${AGENT_WINDOWS_INSTALL_COMMAND}`,
+    `#   remove:                                                  ${AGENT_WINDOWS_INSTALL_COMMAND} -Remove`,
     'param([switch]$Remove)',
     "$ErrorActionPreference = 'Stop'",
     `$TaskName = '${task}'`,
@@ -138,7 +136,7 @@ function steps(input: AgentPackageInput, folder: string) {
     sudo systemctl daemon-reload
     sudo systemctl enable --now ${SERVICE_NAME}`,
     restart: `    sudo systemctl restart ${SERVICE_NAME}`,
-    windows: `    powershell -ExecutionPolicy Bypass -File .\\${WINDOWS_INSTALLER}`,
+    windows: `    ${AGENT_WINDOWS_INSTALL_COMMAND}`,
     status: `    systemctl status ${SERVICE_NAME}
     journalctl -u ${SERVICE_NAME} -f`,
   };
@@ -308,7 +306,7 @@ export async function buildAgentPackage(input: AgentPackageInput): Promise<Agent
     { name: `${folder}/agent.js`, data: bundle.code, mode: 0o755 },
     { name: `${folder}/${PACKAGE_CONFIG_FILE}`, data: packageConfig(input), mode: 0o600 },
     { name: `${folder}/${SERVICE_NAME}.service`, data: systemdUnit(input), mode: 0o644 },
-    { name: `${folder}/${WINDOWS_INSTALLER}`, data: windowsInstaller(input), mode: 0o644 },
+    { name: `${folder}/${AGENT_WINDOWS_INSTALLER}`, data: windowsInstaller(input), mode: 0o644 },
     { name: `${folder}/README.md`, data: readme(input, folder, bundle.hash), mode: 0o644 },
     { name: `${folder}/README.zh-CN.md`, data: readme(input, folder, bundle.hash, 'zh-CN'), mode: 0o644 },
     { name: `${folder}/README.ru.md`, data: readme(input, folder, bundle.hash, 'ru'), mode: 0o644 },
