@@ -3,7 +3,8 @@
  * video by ffmpeg (tests/support/make-label-video.ts) is what the camera sees. A label carrying the
  * 17-character SN of a cached miner opens its card; a 16-character label shows the SN-length message while
  * the scanner keeps scanning, and manual entry in the same dialog checks the same rule; scanning works offline
- * (service worker + cache); a refused camera is explained. Chromium reads one
+ * (service worker + cache); a refused camera is explained; the scanner's code is fetched again after a dropped
+ * connection, and a reload is offered when it cannot load. Chromium reads one
  * fake-camera file per launch, so each label gets its own browser.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
 import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
-import { launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 import { makeLabelVideo } from '../support/make-label-video';
 
@@ -65,7 +66,7 @@ async function openScanner(browser: Browser, grant = true, serviceWorkers: 'allo
   await page.waitForURL((u) => u.pathname === '/field');
   await page.getByTestId('field-sync-status').and(page.locator(`[data-count="${COUNT}"]`)).waitFor({ timeout: 30_000 });
   await page.getByTestId('field-scan').click();
-  await page.getByTestId('barcode-scanner').waitFor();
+  await waitForTestId(page, 'barcode-scanner');
   return { page, errors };
 }
 
@@ -109,6 +110,39 @@ describe('scanning an SN label with the camera', () => {
     expect(await page.getByTestId('field-card-sn').innerText()).toBe(SN);
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  it("the scanner's code is fetched again after a dropped connection; when it cannot load, a reload is offered", async () => {
+    const browser = await launchBrowser({ extraArgs: ['--use-fake-device-for-media-stream'] });
+    browsers.push(browser);
+    const ctx = await newContext(browser, server.url, { viewport: 'phone', serviceWorkers: 'block' });
+    const page = await ctx.newPage();
+    await loginUi(page);
+    await page.waitForURL((u) => u.pathname === '/field');
+    let dropped = 0;
+    let dropAll = false;
+    await page.route(/\/assets\/scanner-host-[^/]*\.js$/, async (route) => {
+      if (dropAll || dropped < 2) {
+        dropped++;
+        await route.abort('connectionreset');
+      } else await route.continue();
+    });
+    await page.getByTestId('field-scan').click();
+    await page.getByTestId('barcode-scanner').waitFor({ timeout: 20_000 });
+    expect(dropped).toBe(2);
+    await page.getByTestId('field-scan-dialog').getByRole('button', { name: 'Close' }).click();
+
+    // A fresh page (the loaded chunk is kept by the module map), this time the chunk never arrives.
+    dropAll = true;
+    dropped = 0;
+    await page.reload();
+    await page.getByTestId('field-scan').click();
+    const problem = page.getByTestId('field-load-error');
+    await problem.waitFor({ timeout: 20_000 });
+    expect(dropped).toBeGreaterThanOrEqual(3); // the first try and two more (a preload may add one)
+    expect(await problem.innerText()).toContain('This part of the app could not load');
+    await expect.poll(() => page.getByTestId('field-home').count()).toBe(1); // the rest of the page stays
+    await ctx.close();
   });
 
   it('a refused camera permission is explained and manual entry still opens the card', async () => {

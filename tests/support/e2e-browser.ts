@@ -45,6 +45,26 @@ export function trackPageErrors(page: Page): Error[] {
   return errors;
 }
 
+/**
+ * Waits for `testId`; when it does not come, the error also says what the page showed (its address, the test
+ * ids on screen, the text of any alert), so a failure that happens only on CI can be understood from its log.
+ */
+export async function waitForTestId(page: Page, testId: string, timeout = 30_000): Promise<void> {
+  try {
+    await page.getByTestId(testId).waitFor({ timeout });
+  } catch (err) {
+    const state = await page
+      .evaluate(() => ({
+        url: location.href,
+        testIds: [...new Set([...document.querySelectorAll('[data-testid]')].map((e) => e.getAttribute('data-testid')))].join(', '),
+        alerts: [...document.querySelectorAll('[role=alert]')].map((e) => (e as HTMLElement).innerText).join(' | '),
+        controlled: navigator.serviceWorker?.controller !== null && navigator.serviceWorker?.controller !== undefined,
+      }))
+      .catch((e: unknown) => ({ unavailable: String(e) }));
+    throw new Error(`${(err as Error).message}\npage state: ${JSON.stringify(state)}`, { cause: err });
+  }
+}
+
 export const ADMIN = { user: 'admin', password: 'admin-pass-1' } as const;
 
 interface Envelope<T> {

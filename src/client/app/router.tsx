@@ -7,6 +7,7 @@ import { type ComponentType, Suspense, lazy } from 'react';
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { MENU_CATALOGUE } from '@shared/menu-catalogue';
 import { useAgentKey } from '@client/lib/agent-key';
+import { importWithRetry } from '@client/lib/import-retry';
 import { useFarmOptions } from '@client/lib/session-api';
 import { FullScreenLoader, PageLoading } from '@client/components/page-loading';
 import { ForbiddenPage } from '@client/features/errors/routes/forbidden-page';
@@ -22,7 +23,7 @@ import { Telemetry } from './telemetry';
  * every screen needs (the technician's phone start fits its budget): login, set-up, user center, e-mail link…
  */
 function lazyPage(load: () => Promise<ComponentType>, fallback: 'page' | 'full' = 'full') {
-  const Page = lazy(async () => ({ default: await load() }));
+  const Page = lazy(async () => ({ default: await importWithRetry(load) }));
   return function LazyPage() {
     return (
       <Suspense fallback={fallback === 'full' ? <FullScreenLoader /> : <PageLoading />}>

@@ -12,6 +12,7 @@ import { currentLocale } from '@client/lib/i18n';
 import { registerMinerWrites } from '@client/lib/offline/miner-writes';
 import { outboxHoldsUpdate, startOutbox } from '@client/lib/offline/outbox';
 import { holdUpdateWhile } from '@client/lib/sw-update';
+import { LoadBoundary } from '@client/features/field/components/load-boundary';
 import { FieldApp } from './field-app';
 import { initFieldI18n } from './field-i18n';
 import { goToLogin } from './field-session';
@@ -34,9 +35,11 @@ export function startFieldApp(container: HTMLElement): void {
 
   createRoot(container).render(
     <StrictMode>
-      <Suspense fallback={<BootSpinner />}>
-        <FieldApp />
-      </Suspense>
+      <LoadBoundary full>
+        <Suspense fallback={<BootSpinner />}>
+          <FieldApp />
+        </Suspense>
+      </LoadBoundary>
     </StrictMode>,
   );
 

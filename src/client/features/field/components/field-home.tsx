@@ -7,15 +7,17 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { type FormEvent, Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkSn } from '@shared/sn';
+import { importWithRetry } from '@client/lib/import-retry';
 import { findBySn, searchCache } from '../lib/field-cache';
 import { minerPath, navigateTo } from '../lib/field-paths';
 import { useCacheStatus } from '../lib/use-cache-status';
+import { LoadBoundary } from './load-boundary';
 import { MinerRow } from './miner-row';
 import { RecentMiners } from './recent-miners';
 import { SyncStatusLine } from './sync-status-line';
 
 // The scan dialog (camera, decoder, the scanner's UI) loads when the user taps Scan, not with the page.
-const ScanDialog = lazy(() => import('./scan-dialog').then((m) => ({ default: m.ScanDialog })));
+const ScanDialog = lazy(() => importWithRetry(() => import('./scan-dialog')).then((m) => ({ default: m.ScanDialog })));
 
 export function FieldHome({ agentKey }: { agentKey: string }) {
   const { t } = useTranslation('field');
@@ -104,9 +106,11 @@ export function FieldHome({ agentKey }: { agentKey: string }) {
         <a href="/device/miner">{t('home.desktop')}</a>
       </p>
       {scanOpen && (
-        <Suspense fallback={null}>
-          <ScanDialog agentKey={agentKey} onClose={() => setScanOpen(false)} />
-        </Suspense>
+        <LoadBoundary>
+          <Suspense fallback={null}>
+            <ScanDialog agentKey={agentKey} onClose={() => setScanOpen(false)} />
+          </Suspense>
+        </LoadBoundary>
       )}
     </div>
   );

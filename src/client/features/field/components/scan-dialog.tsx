@@ -7,12 +7,14 @@
 import { Suspense, lazy, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkSn } from '@shared/sn';
+import { importWithRetry } from '@client/lib/import-retry';
 import { findBySn } from '../lib/field-cache';
 import { minerPath, navigateTo } from '../lib/field-paths';
 import { FieldDialog } from './field-dialog';
+import { LoadBoundary } from './load-boundary';
 import { Loading } from './loading';
 
-const ScannerHost = lazy(() => import('./scanner-host').then((m) => ({ default: m.ScannerHost })));
+const ScannerHost = lazy(() => importWithRetry(() => import('./scanner-host')).then((m) => ({ default: m.ScannerHost })));
 
 export function useSnMessage(): (raw: string) => string | null {
   const { t } = useTranslation('field');
@@ -45,9 +47,11 @@ export function ScanDialog({ agentKey, onClose }: { agentKey: string; onClose: (
 
   return (
     <FieldDialog title={t('scan.title')} onClose={onClose} testId="field-scan-dialog" closeLabel={t('app.close')}>
-      <Suspense fallback={<Loading />}>
-        <ScannerHost validate={snMessage} onScan={onScan} manualLabel={t('scan.manual')} notice={notice} />
-      </Suspense>
+      <LoadBoundary>
+        <Suspense fallback={<Loading />}>
+          <ScannerHost validate={snMessage} onScan={onScan} manualLabel={t('scan.manual')} notice={notice} />
+        </Suspense>
+      </LoadBoundary>
     </FieldDialog>
   );
 }
