@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatHashrate } from './hashrate';
+import { formatHashrate, formatHashrateTicks } from './hashrate';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -20,5 +20,23 @@ describe('formatHashrate', () => {
     expect(formatHashrate(null)).toBe('-');
     expect(formatHashrate(1, 'ZH/s')).toBe('-');
     expect(spy).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('formatHashrateTicks', () => {
+  it('writes every tick in the unit of the largest one, zero included', () => {
+    expect(formatHashrateTicks([0, 50_000, 100_000, 150_000])).toEqual(['0 TH/s', '50 TH/s', '100 TH/s', '150 TH/s']);
+    expect(formatHashrateTicks([0, 10_000_000, 20_000_000])).toEqual(['0 PH/s', '10 PH/s', '20 PH/s']);
+  });
+
+  it('uses as many decimals as the ticks need', () => {
+    expect(formatHashrateTicks([0, 2_500, 5_000])).toEqual(['0.0 TH/s', '2.5 TH/s', '5.0 TH/s']);
+    expect(formatHashrateTicks([0, 250, 500, 750, 1_000])).toEqual(['0.00 TH/s', '0.25 TH/s', '0.50 TH/s', '0.75 TH/s', '1.00 TH/s']);
+    expect(formatHashrateTicks([0, 0.2, 0.4])).toEqual(['0 MH/s', '200 MH/s', '400 MH/s']);
+  });
+
+  it('reads a top of exactly one unit in that unit, and an axis of zeros in GH/s', () => {
+    expect(formatHashrateTicks([0, 0.5, 1])).toEqual(['0.0 GH/s', '0.5 GH/s', '1.0 GH/s']);
+    expect(formatHashrateTicks([0])).toEqual(['0 GH/s']);
   });
 });

@@ -2,13 +2,13 @@
 import { useMemo, useState } from 'react';
 import { Card, Group, SegmentedControl, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatHashrate } from '@shared/format/hashrate';
+import { formatHashrate, formatHashrateTicks } from '@shared/format/hashrate';
 import { DASHBOARD_SERIES_RANGES, type DashboardSeriesRange } from '@shared/schemas/miner-records';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { useDashboardSeries } from '../api/dashboard-api';
 import { PanelState } from './panel-state';
 
-const AXES: ChartAxis[] = [{ scale: 'y', side: 'left', format: (v: number) => formatHashrate(v, 'GH/s', 1), size: 72, zero: true }];
+const AXES: ChartAxis[] = [{ scale: 'y', side: 'left', ticks: (v: number[]) => formatHashrateTicks(v), size: 72, zero: true }];
 const VALUE_FORMAT = { y: (v: number) => formatHashrate(v) };
 /** The window of each range, in seconds (the server's: per minute over the last hour, per hour over 30 days, per day over a year). */
 const SPAN: Record<DashboardSeriesRange, number> = { hour: 3600, '30d': 30 * 86_400, '1y': 365 * 86_400 };

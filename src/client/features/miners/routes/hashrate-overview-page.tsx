@@ -8,7 +8,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useAgentKey } from '@client/lib/agent-key';
 import { formatDate } from '@shared/format/date';
-import { formatHashrate } from '@shared/format/hashrate';
+import { formatHashrate, formatHashrateTicks } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
 import { FARM_SERIES_RANGES, type FarmSeriesRange } from '@shared/schemas/miner';
 import { useFarmSeries, useIndexStat } from '../api/miners-api';
@@ -31,7 +31,6 @@ function Figure({ label, value, testId }: { label: string; value: ReactNode; tes
   );
 }
 
-const hashAxis = (v: number) => formatHashrate(v, 'GH/s', 1);
 const countAxis = (v: number) => formatNumber(v, 0);
 /** The window of each range, in seconds (the server's: per minute over 24 hours, per hour over 30 days, per day over a year). */
 const SPAN: Record<FarmSeriesRange, number> = { hour: 86_400, '30d': 30 * 86_400, '1y': 365 * 86_400 };
@@ -60,7 +59,7 @@ export function HashrateOverviewPage() {
     ],
     [points, t],
   );
-  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', format: hashAxis, size: 80, zero: true }], []);
+  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', ticks: formatHashrateTicks, size: 80, zero: true }], []);
   const countAxes = useMemo<ChartAxis[]>(() => [{ scale: 'n', side: 'left', format: countAxis, size: 60, zero: true }], []);
   const rateFormat = useMemo(() => ({ y: (v: number) => formatHashrate(v) }), []);
   const countFormat = useMemo(() => ({ n: (v: number) => formatNumber(v, 0) }), []);

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAgentKey } from '@client/lib/agent-key';
 import { formatDate } from '@shared/format/date';
-import { formatHashrate } from '@shared/format/hashrate';
+import { formatHashrate, formatHashrateTicks } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
 import { MINER_HISTORY_RANGES, type MinerDetail, type MinerHistoryPoint, type MinerHistoryRange } from '@shared/schemas/miner';
 import { ApiError } from '@client/lib/api-client';
@@ -315,7 +315,6 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
   );
 }
 
-const hashAxis = (v: number) => formatHashrate(v, 'GH/s', 1);
 const tempAxis = (v: number) => `${formatNumber(v, 0)} °C`;
 /** The window of each history range, in seconds (the server's: hourly over 24 hours, daily over 30 days, monthly over 12 months). */
 const HISTORY_SPAN: Record<MinerHistoryRange, number> = { hour: 86_400, day: 30 * 86_400, month: 365 * 86_400 };
@@ -334,7 +333,7 @@ function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
     [points, t],
   );
   const tempSeries = useMemo<ChartSeries[]>(() => [{ label: t('charts.tempMax'), color: '#e8590c', values: points.map((p) => p.tempMax), scale: 't' }], [points, t]);
-  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', format: hashAxis, size: 80, zero: true }], []);
+  const rateAxes = useMemo<ChartAxis[]>(() => [{ scale: 'y', side: 'left', ticks: formatHashrateTicks, size: 80, zero: true }], []);
   const tempAxes = useMemo<ChartAxis[]>(() => [{ scale: 't', side: 'left', format: tempAxis, size: 60 }], []);
   const rateFormat = useMemo(() => ({ y: (v: number) => formatHashrate(v) }), []);
   const tempFormat = useMemo(() => ({ t: (v: number) => formatTemp(v) }), []);
