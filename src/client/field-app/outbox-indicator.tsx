@@ -4,12 +4,13 @@
  * shows the session banner at the bottom of every field page.
  */
 import { Suspense, lazy, useState } from 'react';
+import { importWithRetry } from '@client/lib/import-retry';
 import { useTranslation } from 'react-i18next';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { useOnline } from '@client/features/field/lib/use-online';
 import { SessionExpiredBanner } from './session-expired-banner';
 
-const SyncPanel = lazy(() => import('./sync-panel').then((m) => ({ default: m.SyncPanel })));
+const SyncPanel = lazy(() => importWithRetry(() => import('./sync-panel')).then((m) => ({ default: m.SyncPanel })));
 
 export function OutboxIndicator() {
   const { t } = useTranslation('offline');

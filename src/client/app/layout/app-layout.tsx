@@ -6,6 +6,7 @@ import { AppShell, Drawer, Group, ScrollArea, Stack, em, useMantineTheme } from 
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { importWithRetry } from '@client/lib/import-retry';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { PERMISSION } from '@shared/menu-catalogue';
@@ -23,9 +24,9 @@ import { SessionGate } from '../session-gate';
 import { AppHeader } from './app-header';
 
 // The sidebar (and its icon set) loads on demand: a desktop renders it at once, a phone only when the drawer opens.
-const AppSidebar = lazy(() => import('@client/features/shell/components/app-sidebar').then((m) => ({ default: m.AppSidebar })));
-const SidebarNav = lazy(() => import('@client/features/shell/components/app-sidebar').then((m) => ({ default: m.SidebarNav })));
-const FarmFormDialog = lazy(() => import('@client/features/farms/components/farm-form-dialog').then((m) => ({ default: m.FarmFormDialog })));
+const AppSidebar = lazy(() => importWithRetry(() => import('@client/features/shell/components/app-sidebar')).then((m) => ({ default: m.AppSidebar })));
+const SidebarNav = lazy(() => importWithRetry(() => import('@client/features/shell/components/app-sidebar')).then((m) => ({ default: m.SidebarNav })));
+const FarmFormDialog = lazy(() => importWithRetry(() => import('@client/features/farms/components/farm-form-dialog')).then((m) => ({ default: m.FarmFormDialog })));
 
 export const HEADER_HEIGHT = 56;
 

@@ -7,6 +7,7 @@ import { ActionIcon, Box, Button, Center, Group, Indicator, Loader, Popover, Scr
 import { notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { importWithRetry } from '@client/lib/import-retry';
 import { useTranslation } from 'react-i18next';
 import type { Notification } from '@shared/schemas/notification';
 import { formatDate, isRecentDate } from '@shared/format/date';
@@ -15,7 +16,7 @@ import { unreadBadge } from '@client/lib/unread-badge';
 import { useMarkAllRead, useMarkRead, useNotificationPages, useUnreadCount, useUnreadLast } from '../api/notifications-api';
 
 // The notice reader loads when a notice is first opened (not part of the first load).
-const NoticeDialog = lazy(() => import('./notice-dialog').then((m) => ({ default: m.NoticeDialog })));
+const NoticeDialog = lazy(() => importWithRetry(() => import('./notice-dialog')).then((m) => ({ default: m.NoticeDialog })));
 
 export const PANEL_SIZE = 300;
 const POPPED_KEY = 'hf.lastPoppedNotice';

@@ -6,12 +6,13 @@ import { ActionIcon, Affix, Badge, Group, Indicator, Tooltip } from '@mantine/co
 import { useNetwork } from '@mantine/hooks';
 import { IconCloudCheck, IconCloudOff, IconCloudUpload, IconLock } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
+import { importWithRetry } from '@client/lib/import-retry';
 import { useTranslation } from 'react-i18next';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { SessionExpiredBanner } from './session-expired-banner';
 
 // The drawer (lists, dead-letter editing, storage) loads when first opened: not part of the first load.
-const OutboxDrawer = lazy(() => import('./outbox-drawer').then((m) => ({ default: m.OutboxDrawer })));
+const OutboxDrawer = lazy(() => importWithRetry(() => import('./outbox-drawer')).then((m) => ({ default: m.OutboxDrawer })));
 
 export function OfflineIndicator() {
   const { t } = useTranslation('offline');
