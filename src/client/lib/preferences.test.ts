@@ -1,5 +1,5 @@
 import { act, createElement, type ReactNode } from 'react';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   getPreferenceOwner,
@@ -17,6 +17,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  cleanup(); // unmount first: the owner change below would update a mounted component outside act()
   setPreferenceOwner(null);
 });
 

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { type Cached, resetOfflineDbForTests } from './db';
 import { MINER_WRITE_KINDS, customerConflict, pendingCustomer, queueMinerCustomer, queueMinerFault, registerMinerWrites } from './miner-writes';
-import { replayOutbox, resetOutboxForTests, startOutbox } from './outbox';
+import { replayOutbox, resetOutboxForTests,
+  settleOutboxForTests, startOutbox } from './outbox';
 
 const AGENT = 'farm-a';
 const IP = '10.0.0.7';
@@ -50,7 +51,8 @@ beforeEach(() => {
   registerMinerWrites();
   startOutbox({ random: () => 0.5 });
 });
-afterEach(() => {
+afterEach(async () => {
+  await settleOutboxForTests();
   resetOutboxForTests();
   vi.unstubAllGlobals();
 });

@@ -11,6 +11,7 @@ import {
   outboxCounts,
   replayOutbox,
   resetOutboxForTests,
+  settleOutboxForTests,
   resumeOutbox,
   retry,
   startOutbox,
@@ -53,7 +54,8 @@ beforeEach(() => {
   clock = 1_700_000_000_000;
   startOutbox({ now: () => clock, random: () => 0.5, locale: () => 'en-US' });
 });
-afterEach(() => {
+afterEach(async () => {
+  await settleOutboxForTests();
   resetOutboxForTests();
   vi.unstubAllGlobals();
 });

@@ -75,6 +75,8 @@ let force = false;
 let timer: ReturnType<typeof setTimeout> | null = null;
 let started = 0;
 let stopper: (() => void) | null = null;
+/** The start-up work (recovery, then a first replay): tests wait for it before they close the database. */
+let startup: Promise<void> | null = null;
 let lastCreated = 0;
 
 /** Retry delay after `attempts` failed attempts, jittered ±20 %. */
@@ -405,7 +407,7 @@ export function startOutbox(options: OutboxOptions = {}): () => void {
   window.addEventListener('online', kick);
   document.addEventListener('visibilitychange', onVisible);
   navigator.serviceWorker?.addEventListener('message', onMessage);
-  void recoverSending()
+  startup = recoverSending()
     .catch((err: unknown) => console.error('outbox: recovery failed', err))
     .then(() => replayOutbox({ force: true }));
   const stop = () => {
@@ -492,6 +494,11 @@ export async function outboxHoldsUpdate(): Promise<boolean> {
 }
 
 /** Tests: forget the page-level state. */
+/** Waits for the start-up work of startOutbox (a test's database must not be closed under it). */
+export async function settleOutboxForTests(): Promise<void> {
+  await startup?.catch(() => undefined);
+}
+
 export function resetOutboxForTests(): void {
   if (timer) clearTimeout(timer);
   timer = null;
@@ -501,6 +508,7 @@ export function resetOutboxForTests(): void {
   force = false;
   started = 0;
   stopper = null;
+  startup = null;
   lastCreated = 0;
   handlers.clear();
   listeners.clear();
