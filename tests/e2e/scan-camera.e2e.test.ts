@@ -142,6 +142,20 @@ describe('scanning an SN label with the camera', () => {
     expect(dropped).toBeGreaterThanOrEqual(3); // the first try and two more (a preload may add one)
     expect(await problem.innerText()).toContain('This part of the app could not load');
     await expect.poll(() => page.getByTestId('field-home').count()).toBe(1); // the rest of the page stays
+
+    // The dialog's own code lost: the message comes as a dialog that closes; reloaded with the network back, Scan works.
+    await page.unrouteAll();
+    await page.route(/\/assets\/scan-dialog-[^/]*\.js$/, (route) => route.abort('connectionreset'));
+    await page.reload();
+    await page.getByTestId('field-scan').click();
+    const dialog = page.getByTestId('field-load-error-dialog');
+    await dialog.waitFor({ timeout: 20_000 });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.unrouteAll();
+    await page.reload();
+    await page.getByTestId('field-scan').click();
+    await page.getByTestId('barcode-scanner').waitFor({ timeout: 20_000 });
     await ctx.close();
   });
 

@@ -4,8 +4,8 @@
  * shows the session banner at the bottom of every field page.
  */
 import { Suspense, lazy, useState } from 'react';
-import { importWithRetry } from '@client/lib/import-retry';
 import { useTranslation } from 'react-i18next';
+import { importWithRetry } from '@client/lib/import-retry';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { useOnline } from '@client/features/field/lib/use-online';
 import { SessionExpiredBanner } from './session-expired-banner';

@@ -6,12 +6,12 @@ import { AppShell, Drawer, Group, ScrollArea, Stack, em, useMantineTheme } from 
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import { importWithRetry } from '@client/lib/import-retry';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { PERMISSION } from '@shared/menu-catalogue';
 import type { CurrentUser } from '@shared/schemas/auth';
 import { setAgentKey } from '@client/lib/agent-key';
+import { importWithRetry } from '@client/lib/import-retry';
 import { sessionKeys, usePermissions, usePublicConfig, useSelfManage, useUserMenus } from '@client/lib/session-api';
 import { ShellActionsContext } from '@client/lib/shell-actions';
 import { BrandMark } from '@client/components/brand-mark';

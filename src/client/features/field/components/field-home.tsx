@@ -106,7 +106,7 @@ export function FieldHome({ agentKey }: { agentKey: string }) {
         <a href="/device/miner">{t('home.desktop')}</a>
       </p>
       {scanOpen && (
-        <LoadBoundary>
+        <LoadBoundary onClose={() => setScanOpen(false)}>
           <Suspense fallback={null}>
             <ScanDialog agentKey={agentKey} onClose={() => setScanOpen(false)} />
           </Suspense>

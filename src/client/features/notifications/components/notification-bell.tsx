@@ -7,10 +7,10 @@ import { ActionIcon, Box, Button, Center, Group, Indicator, Loader, Popover, Scr
 import { notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { importWithRetry } from '@client/lib/import-retry';
 import { useTranslation } from 'react-i18next';
 import type { Notification } from '@shared/schemas/notification';
 import { formatDate, isRecentDate } from '@shared/format/date';
+import { importWithRetry } from '@client/lib/import-retry';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { unreadBadge } from '@client/lib/unread-badge';
 import { useMarkAllRead, useMarkRead, useNotificationPages, useUnreadCount, useUnreadLast } from '../api/notifications-api';

@@ -6,8 +6,8 @@ import { ActionIcon, Affix, Badge, Group, Indicator, Tooltip } from '@mantine/co
 import { useNetwork } from '@mantine/hooks';
 import { IconCloudCheck, IconCloudOff, IconCloudUpload, IconLock } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
-import { importWithRetry } from '@client/lib/import-retry';
 import { useTranslation } from 'react-i18next';
+import { importWithRetry } from '@client/lib/import-retry';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { SessionExpiredBanner } from './session-expired-banner';
 
