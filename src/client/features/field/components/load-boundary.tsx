@@ -19,7 +19,7 @@ function LoadProblem({ full, onClose }: Omit<LoadBoundaryProps, 'children'>) {
   const { t } = useTranslation('field');
   const body = (
     <div className={full ? 'hf-empty hf-loading-full' : 'hf-empty'} role="alert" data-testid="field-load-error">
-      <h2 className="hf-h4">{t('app.loadFailedTitle')}</h2>
+      {!onClose && <h2 className="hf-h4">{t('app.loadFailedTitle')}</h2>}
       <p className="hf-dimmed">{t('app.loadFailedBody')}</p>
       <button type="button" className="hf-button hf-button-primary" onClick={() => window.location.reload()}>
         {t('app.reload')}
