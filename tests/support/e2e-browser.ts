@@ -47,7 +47,8 @@ export function trackPageErrors(page: Page): Error[] {
 
 /**
  * Waits for `testId`; when it does not come, the error also says what the page showed (its address, the test
- * ids on screen, the text of any alert), so a failure that happens only on CI can be understood from its log.
+ * ids on screen, the text of any alert, whether a service worker controls it), so a failure that happens only on
+ * CI can be understood from its log.
  */
 export async function waitForTestId(page: Page, testId: string, timeout = 30_000): Promise<void> {
   try {
@@ -58,7 +59,7 @@ export async function waitForTestId(page: Page, testId: string, timeout = 30_000
         url: location.href,
         testIds: [...new Set([...document.querySelectorAll('[data-testid]')].map((e) => e.getAttribute('data-testid')))].join(', '),
         alerts: [...document.querySelectorAll('[role=alert]')].map((e) => (e as HTMLElement).innerText).join(' | '),
-        controlled: navigator.serviceWorker?.controller !== null && navigator.serviceWorker?.controller !== undefined,
+        controlled: Boolean(navigator.serviceWorker?.controller),
       }))
       .catch((e: unknown) => ({ unavailable: String(e) }));
     throw new Error(`${(err as Error).message}\npage state: ${JSON.stringify(state)}`, { cause: err });

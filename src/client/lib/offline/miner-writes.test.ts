@@ -3,8 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { type Cached, resetOfflineDbForTests } from './db';
 import { MINER_WRITE_KINDS, customerConflict, pendingCustomer, queueMinerCustomer, queueMinerFault, registerMinerWrites } from './miner-writes';
-import { replayOutbox, resetOutboxForTests,
-  settleOutboxForTests, startOutbox } from './outbox';
+import { replayOutbox, resetOutboxForTests, settleOutboxForTests, startOutbox } from './outbox';
 
 const AGENT = 'farm-a';
 const IP = '10.0.0.7';

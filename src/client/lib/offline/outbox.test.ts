@@ -11,9 +11,9 @@ import {
   outboxCounts,
   replayOutbox,
   resetOutboxForTests,
-  settleOutboxForTests,
   resumeOutbox,
   retry,
+  settleOutboxForTests,
   startOutbox,
   subscribeOutbox,
 } from './outbox';

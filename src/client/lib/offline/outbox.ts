@@ -493,12 +493,12 @@ export async function outboxHoldsUpdate(): Promise<boolean> {
   return c.pending + c.failed > 0;
 }
 
-/** Tests: forget the page-level state. */
-/** Waits for the start-up work of startOutbox (a test's database must not be closed under it). */
+/** Tests: waits for the start-up work of startOutbox (a test's database must not be closed under it). */
 export async function settleOutboxForTests(): Promise<void> {
   await startup?.catch(() => undefined);
 }
 
+/** Tests: forget the page-level state. */
 export function resetOutboxForTests(): void {
   if (timer) clearTimeout(timer);
   timer = null;
