@@ -18,21 +18,25 @@ const MEAN_DURATION_MS: Record<FaultKind, number> = {
   'illegal-pool': 60 * 60_000,
 };
 
-/**
- * The fault rates of a farm as operators see one (`npm run demo`, the simulator's --demo-faults): at any time about
- * 2 % of the miners have a fault — offline 0.5 %, fan 0.3 %, high temperature 0.3 %, missing chip, board down and
- * zero hashrate 0.2 % each, cannot start 0.1 %, illegal pool 0.05 % (rate = share ÷ mean duration in hours).
- */
-export const DEMO_FAULT_RATES: Readonly<Partial<Record<FaultKind, number>>> = {
-  offline: 0.005 / (MEAN_DURATION_MS.offline / 3_600_000),
-  'fan-failure': 0.003 / (MEAN_DURATION_MS['fan-failure'] / 3_600_000),
-  'high-temp': 0.003 / (MEAN_DURATION_MS['high-temp'] / 3_600_000),
-  'missing-chip': 0.002 / (MEAN_DURATION_MS['missing-chip'] / 3_600_000),
-  'board-down': 0.002 / (MEAN_DURATION_MS['board-down'] / 3_600_000),
-  'zero-hashrate': 0.002 / (MEAN_DURATION_MS['zero-hashrate'] / 3_600_000),
-  'cannot-start': 0.001 / (MEAN_DURATION_MS['cannot-start'] / 3_600_000),
-  'illegal-pool': 0.0005 / (MEAN_DURATION_MS['illegal-pool'] / 3_600_000),
+/** A fault's mean duration in hours (rate per miner per hour × this = the share of miners that have it at any time). */
+const meanHours = (kind: FaultKind): number => MEAN_DURATION_MS[kind] / 3_600_000;
+
+/** The share of a demo farm's miners with each fault at any time: about 2 % in all. */
+const DEMO_FAULT_SHARES: Readonly<Partial<Record<FaultKind, number>>> = {
+  offline: 0.005,
+  'fan-failure': 0.003,
+  'high-temp': 0.003,
+  'missing-chip': 0.002,
+  'board-down': 0.002,
+  'zero-hashrate': 0.002,
+  'cannot-start': 0.001,
+  'illegal-pool': 0.0005,
 };
+
+/** The fault rates of a farm as operators see one (`npm run demo`, the simulator's --demo-faults): DEMO_FAULT_SHARES ÷ mean duration. */
+export const DEMO_FAULT_RATES: Readonly<Partial<Record<FaultKind, number>>> = Object.fromEntries(
+  (Object.entries(DEMO_FAULT_SHARES) as [FaultKind, number][]).map(([kind, share]) => [kind, share / meanHours(kind)]),
+);
 
 export class FaultProcess {
   private readonly rng: () => number;
@@ -77,7 +81,7 @@ export class FaultProcess {
     for (const kind of FAULT_KINDS) {
       const r = this.rates[kind] ?? 0;
       if (r <= 0) continue;
-      const n = Math.round(miners.length * Math.min(0.5, r * (MEAN_DURATION_MS[kind] / 3_600_000)));
+      const n = Math.round(miners.length * Math.min(0.5, r * meanHours(kind)));
       for (let i = 0; i < n; i++) this.pickMiner(miners)?.injectFault(kind, true, now + this.duration(kind));
     }
   }

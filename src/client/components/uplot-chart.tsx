@@ -25,16 +25,14 @@ export interface ChartSeries {
   dash?: boolean;
 }
 
-export interface ChartAxis {
+/** A value axis: its labels one tick at a time (`format`) or all at once (`ticks`, e.g. in one unit: formatHashrateTicks). */
+export type ChartAxis = {
   scale: string;
   side: 'left' | 'right';
-  /** One tick's label; or `ticks`, all of an axis' labels at once (e.g. in one unit: formatHashrateTicks). */
-  format?: (v: number) => string;
-  ticks?: (splits: number[]) => string[];
   size?: number;
   /** The axis starts at 0 (hashrates, counts); else it follows the values (temperatures). */
   zero?: boolean;
-}
+} & ({ format: (v: number) => string; ticks?: never } | { ticks: (splits: number[]) => string[]; format?: never });
 
 export interface UplotChartProps {
   x: number[];
@@ -100,7 +98,7 @@ export function UplotChart({ x, series, axes, valueFormat, height = 260, testId,
           size: a.size ?? 70,
           stroke: axisColor,
           grid: { show: i === 0, stroke: 'rgba(128,128,128,0.15)' },
-          values: (_u: uPlot, splits: number[]) => (a.ticks ? a.ticks(splits) : splits.map((v) => (a.format ? a.format(v) : String(v)))),
+          values: (_u: uPlot, splits: number[]) => (a.ticks ? a.ticks(splits) : splits.map((v) => a.format(v))),
         })),
       ],
     };

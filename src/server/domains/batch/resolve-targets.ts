@@ -9,7 +9,7 @@ import type { CapabilityMiner } from '@shared/miner-capabilities';
 import type { FirmwareFamily, WorkMode } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
 import { AppError } from '../../errors';
-import { IP_ORDER, minerWhere } from '../miners/miner-sql';
+import { IP_ORDER, minerWhere, statusCondition } from '../miners/miner-sql';
 import { loadIpList } from './ip-lists';
 
 export interface TargetMiner extends CapabilityMiner {
@@ -40,7 +40,7 @@ interface RawTarget {
 }
 
 const COLUMNS = sql`m.id, m.ip, m.sn, m.family, m.model, m.compile_time, m.firmware_version, m.rt5s, m.work_mode, m.online,
-  coalesce((m.state ->> 'qualified')::boolean, false) as qualified`;
+  ${statusCondition('qualified')} as qualified`;
 
 function toTarget(r: RawTarget): TargetMiner {
   const compile = r.compile_time === null ? null : (r.compile_time instanceof Date ? r.compile_time : new Date(r.compile_time)).toISOString();
