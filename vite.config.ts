@@ -107,6 +107,8 @@ export default defineConfig({
           // One more try for a test that fails (a browser on 2 loaded cores has timed out once in a while); a test
           // that passes on its second try is printed with "(retry x1)" and marked flaky in the JSON report.
           retry: 1,
+          // expect.poll's default of 1 s is shorter than a debounced search plus its request on 2 loaded cores.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
         },
       },
     ],

@@ -2,9 +2,9 @@
  * The list's filters (dropdowns fed by /api/options/*) and the IP / SN search. On phones the dropdowns fold
  * away behind a "Filters (n)" button; the search stays in view.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Collapse, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { MinerFilter, MinerOptionName } from '@shared/schemas/miner';
@@ -62,15 +62,22 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
   const phone = usePhone();
   const [open, setOpen] = useState(false);
   const [keyword, setKeyword] = useState(filter.keyword ?? '');
-  const [debounced] = useDebouncedValue(keyword.trim(), 400);
+  // The keyword last sent to the address: a change of the address that is not ours (reset, back button, a
+  // counter) replaces what is typed and drops a pending send; typing the same keyword again sends it again.
+  const sent = useRef(filter.keyword ?? '');
+  const send = (value: string) => {
+    sent.current = value;
+    if (value !== (filter.keyword ?? '')) onChange({ ...filter, keyword: value || undefined });
+  };
+  const sendSettled = useDebouncedCallback((value: string) => send(value.trim()), 400);
 
-  // The address may change the keyword (back button, counters): follow it.
   const outside = filter.keyword ?? '';
-  useEffect(() => setKeyword((k) => (k.trim() === outside ? k : outside)), [outside]);
   useEffect(() => {
-    if (debounced !== (filter.keyword ?? '')) onChange({ ...filter, keyword: debounced || undefined });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled keyword is applied
-  }, [debounced]);
+    if (outside === sent.current) return;
+    sent.current = outside;
+    sendSettled.cancel();
+    setKeyword(outside);
+  }, [outside, sendSettled]);
 
   const set = (key: SelectKey, v: string | undefined) => onChange({ ...filter, [key]: v });
   const count = activeFilterCount({ ...filter, keyword: undefined });
@@ -92,9 +99,14 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
           placeholder={t('filters.searchPlaceholder')}
           aria-label={t('filters.search')}
           value={keyword}
-          onChange={(e) => setKeyword(e.currentTarget.value)}
+          onChange={(e) => {
+            setKeyword(e.currentTarget.value);
+            sendSettled(e.currentTarget.value);
+          }}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') onChange({ ...filter, keyword: keyword.trim() || undefined });
+            if (e.key !== 'Enter') return;
+            sendSettled.cancel();
+            send(keyword.trim());
           }}
           data-testid="miner-search"
         />
