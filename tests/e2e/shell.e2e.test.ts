@@ -113,6 +113,31 @@ describe('routes', () => {
     await ctx.close();
   });
 
+  it("fetches a page's code again after a dropped connection; lost every time, the 500 page", async () => {
+    const ctx = await newContext(browser, server.url, { viewport: 'desktop' });
+    const page = await ctx.newPage();
+    await loginUi(page);
+    await page.getByTestId('dashboard-page').waitFor();
+    let dropped = 0;
+    let dropAll = false;
+    await page.route(/\/assets\/model-stats-page-[^/]*\.js$/, async (route) => {
+      if (dropAll || dropped < 2) {
+        dropped++;
+        await route.abort('connectionreset');
+      } else await route.continue();
+    });
+    await page.goto('/statistics/deviceType');
+    await page.getByTestId('model-stats-page').waitFor({ timeout: 20_000 });
+    expect(dropped).toBe(2);
+
+    dropAll = true;
+    dropped = 0;
+    await page.reload();
+    await page.waitForURL((u) => u.pathname === '/500', { timeout: 20_000 });
+    expect(dropped).toBeGreaterThanOrEqual(3); // the first try and two more
+    await ctx.close();
+  });
+
   it('switching farm keeps a farm-independent page and returns to / from a farm page', async () => {
     const ctx = await newContext(browser, server.url, { viewport: 'desktop' });
     const page = await ctx.newPage();

@@ -3,33 +3,35 @@
  * appear here: a page that is not built yet is not routed and not shown in the sidebar (no placeholders).
  * Later issues add their pages to this map.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazyWithRetry as page } from '@client/lib/import-retry';
 
+/** Loaded on demand; a chunk lost on bad Wi-Fi is fetched again (importWithRetry) before the page's error goes to /500. */
 type Page = LazyExoticComponent<ComponentType>;
 
 export const ROUTE_COMPONENTS: Readonly<Record<string, Page>> = {
-  dashboard: lazy(() => import('@client/features/dashboard/routes/dashboard-page').then((m) => ({ default: m.DashboardPage }))),
-  agentList: lazy(() => import('@client/features/farms/routes/farm-list-page').then((m) => ({ default: m.FarmListPage }))),
-  hostInfo: lazy(() => import('@client/features/farms/routes/host-info-page').then((m) => ({ default: m.HostInfoPage }))),
-  hostInfoDetail: lazy(() => import('@client/features/farms/routes/host-info-detail-page').then((m) => ({ default: m.HostInfoDetailPage }))),
-  farmSettings: lazy(() => import('@client/features/farms/routes/farm-settings-page').then((m) => ({ default: m.FarmSettingsPage }))),
-  users: lazy(() => import('@client/features/users/routes/users-page').then((m) => ({ default: m.UsersPage }))),
-  roles: lazy(() => import('@client/features/roles/routes/roles-page').then((m) => ({ default: m.RolesPage }))),
-  accountSecurity: lazy(() => import('@client/features/account/routes/account-security-page').then((m) => ({ default: m.AccountSecurityPage }))),
-  scanIpRanges: lazy(() => import('@client/features/scan-ip/routes/scan-ip-page').then((m) => ({ default: m.ScanIpPage }))),
-  customers: lazy(() => import('@client/features/hosting/routes/customers-page').then((m) => ({ default: m.CustomersPage }))),
-  poolSettings: lazy(() => import('@client/features/hosting/routes/pool-settings-page').then((m) => ({ default: m.PoolSettingsPage }))),
-  minerList: lazy(() => import('@client/features/miners/routes/miner-list-page').then((m) => ({ default: m.MinerListPage }))),
-  minerDetail: lazy(() => import('@client/features/miners/routes/miner-detail-page').then((m) => ({ default: m.MinerDetailPage }))),
-  modelStatistics: lazy(() => import('@client/features/miners/routes/model-stats-page').then((m) => ({ default: m.ModelStatsPage }))),
-  subAreas: lazy(() => import('@client/features/sub-areas/routes/sub-areas-page').then((m) => ({ default: m.SubAreasPage }))),
-  subIp: lazy(() => import('@client/features/sub-areas/routes/sub-ip-page').then((m) => ({ default: m.SubIpPage }))),
-  newMining: lazy(() => import('@client/features/farm-setup/routes/new-mining-page').then((m) => ({ default: m.NewMiningPage }))),
-  hashrateOverview: lazy(() => import('@client/features/miners/routes/hashrate-overview-page').then((m) => ({ default: m.HashrateOverviewPage }))),
-  offShelfRecords: lazy(() => import('@client/features/miners/routes/off-shelf-page').then((m) => ({ default: m.OffShelfPage }))),
-  minerProbes: lazy(() => import('@client/features/miners/routes/miner-probes-page').then((m) => ({ default: m.MinerProbesPage }))),
-  fieldHome: lazy(() => import('@client/features/field/routes/field-home-page').then((m) => ({ default: m.FieldHomePage }))),
-  fieldMiner: lazy(() => import('@client/features/field/routes/field-miner-page').then((m) => ({ default: m.FieldMinerPage }))),
+  dashboard: page(() => import('@client/features/dashboard/routes/dashboard-page').then((m) => m.DashboardPage)),
+  agentList: page(() => import('@client/features/farms/routes/farm-list-page').then((m) => m.FarmListPage)),
+  hostInfo: page(() => import('@client/features/farms/routes/host-info-page').then((m) => m.HostInfoPage)),
+  hostInfoDetail: page(() => import('@client/features/farms/routes/host-info-detail-page').then((m) => m.HostInfoDetailPage)),
+  farmSettings: page(() => import('@client/features/farms/routes/farm-settings-page').then((m) => m.FarmSettingsPage)),
+  users: page(() => import('@client/features/users/routes/users-page').then((m) => m.UsersPage)),
+  roles: page(() => import('@client/features/roles/routes/roles-page').then((m) => m.RolesPage)),
+  accountSecurity: page(() => import('@client/features/account/routes/account-security-page').then((m) => m.AccountSecurityPage)),
+  scanIpRanges: page(() => import('@client/features/scan-ip/routes/scan-ip-page').then((m) => m.ScanIpPage)),
+  customers: page(() => import('@client/features/hosting/routes/customers-page').then((m) => m.CustomersPage)),
+  poolSettings: page(() => import('@client/features/hosting/routes/pool-settings-page').then((m) => m.PoolSettingsPage)),
+  minerList: page(() => import('@client/features/miners/routes/miner-list-page').then((m) => m.MinerListPage)),
+  minerDetail: page(() => import('@client/features/miners/routes/miner-detail-page').then((m) => m.MinerDetailPage)),
+  modelStatistics: page(() => import('@client/features/miners/routes/model-stats-page').then((m) => m.ModelStatsPage)),
+  subAreas: page(() => import('@client/features/sub-areas/routes/sub-areas-page').then((m) => m.SubAreasPage)),
+  subIp: page(() => import('@client/features/sub-areas/routes/sub-ip-page').then((m) => m.SubIpPage)),
+  newMining: page(() => import('@client/features/farm-setup/routes/new-mining-page').then((m) => m.NewMiningPage)),
+  hashrateOverview: page(() => import('@client/features/miners/routes/hashrate-overview-page').then((m) => m.HashrateOverviewPage)),
+  offShelfRecords: page(() => import('@client/features/miners/routes/off-shelf-page').then((m) => m.OffShelfPage)),
+  minerProbes: page(() => import('@client/features/miners/routes/miner-probes-page').then((m) => m.MinerProbesPage)),
+  fieldHome: page(() => import('@client/features/field/routes/field-home-page').then((m) => m.FieldHomePage)),
+  fieldMiner: page(() => import('@client/features/field/routes/field-miner-page').then((m) => m.FieldMinerPage)),
 };
 
 /** Pages that also answer `<path>/:<param>` (the catalogue's paths have no parameters): /field/miner/:minerId. */

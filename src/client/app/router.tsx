@@ -3,11 +3,11 @@
  * without layout; the pre-login screens; useLayout:false pages behind login without layout; everything else
  * inside the main layout. Unknown paths go to / when a farm is selected, else to /agents.
  */
-import { type ComponentType, Suspense, lazy } from 'react';
+import { type ComponentType, Suspense } from 'react';
 import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { MENU_CATALOGUE } from '@shared/menu-catalogue';
 import { useAgentKey } from '@client/lib/agent-key';
-import { importWithRetry } from '@client/lib/import-retry';
+import { lazyWithRetry } from '@client/lib/import-retry';
 import { useFarmOptions } from '@client/lib/session-api';
 import { FullScreenLoader, PageLoading } from '@client/components/page-loading';
 import { ForbiddenPage } from '@client/features/errors/routes/forbidden-page';
@@ -23,7 +23,7 @@ import { Telemetry } from './telemetry';
  * every screen needs (the technician's phone start fits its budget): login, set-up, user center, e-mail link…
  */
 function lazyPage(load: () => Promise<ComponentType>, fallback: 'page' | 'full' = 'full') {
-  const Page = lazy(async () => ({ default: await importWithRetry(load) }));
+  const Page = lazyWithRetry(load);
   return function LazyPage() {
     return (
       <Suspense fallback={fallback === 'full' ? <FullScreenLoader /> : <PageLoading />}>

@@ -3,6 +3,8 @@
  * is tried again after a pause, twice by default, before the failure reaches an error boundary. React.lazy keeps
  * a rejected promise for good, so the retry has to happen inside the loader.
  */
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
 export const IMPORT_RETRY_DELAYS_MS = [1000, 3000] as const;
 
 export async function importWithRetry<T>(
@@ -20,4 +22,9 @@ export async function importWithRetry<T>(
       await sleep(delay);
     }
   }
+}
+
+/** A page component loaded on demand through importWithRetry (the console's pages and the screens outside the menu). */
+export function lazyWithRetry(load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: await importWithRetry(load) }));
 }
