@@ -8,6 +8,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { CurrentUser } from '@shared/schemas/auth';
 import { ApiError } from '@client/lib/api-client';
+import { importWithRetry } from '@client/lib/import-retry';
 import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
 import { requestPersistence } from '@client/lib/offline/storage';
 import { setPreferenceOwner } from '@client/lib/preferences';
@@ -43,11 +44,11 @@ export function useOfflineSync(loggedIn: boolean): void {
     if (!loggedIn || !agentKey) return;
     let stop: (() => void) | null = null;
     let cancelled = false;
-    import('@client/lib/offline/sync')
+    importWithRetry(() => import('@client/lib/offline/sync'))
       .then((m) => {
         if (!cancelled) stop = m.startSyncLoop(agentKey);
       })
-      .catch(() => undefined); // chunk not reachable (offline, no cache): the next login or farm switch tries again
+      .catch(() => undefined); // chunk not reachable after its retries (offline, no cache): the next login or farm switch tries again
     return () => {
       cancelled = true;
       stop?.();

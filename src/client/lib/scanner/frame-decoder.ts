@@ -4,6 +4,8 @@
  * ZXing (@zxing/browser, loaded here on demand). Formats are restricted to Code 128, QR and DataMatrix: less
  * work per frame and no false reads from other symbologies.
  */
+import { importWithRetry } from '@client/lib/import-retry';
+
 export const SCAN_FORMATS = ['code_128', 'qr_code', 'data_matrix'] as const;
 
 export interface FrameDecoder {
@@ -41,7 +43,7 @@ async function nativeDecoder(): Promise<FrameDecoder | null> {
 }
 
 async function zxingDecoder(): Promise<FrameDecoder> {
-  const [{ BrowserMultiFormatReader }, { BarcodeFormat, DecodeHintType }] = await Promise.all([import('@zxing/browser'), import('@zxing/library')]);
+  const [{ BrowserMultiFormatReader }, { BarcodeFormat, DecodeHintType }] = await Promise.all([importWithRetry(() => import('@zxing/browser')), importWithRetry(() => import('@zxing/library'))]);
   const hints = new Map<number, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128, BarcodeFormat.QR_CODE, BarcodeFormat.DATA_MATRIX]]]);
   const reader = new BrowserMultiFormatReader(hints as never);
   const canvas = document.createElement('canvas');

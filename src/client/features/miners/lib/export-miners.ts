@@ -7,6 +7,7 @@ import Papa from 'papaparse';
 import type { MinerRow } from '@shared/schemas/miner';
 import type { ExportCell, MinerColumn } from './miner-columns';
 import { downloadBlob } from '@client/lib/download-blob';
+import { importWithRetry } from '@client/lib/import-retry';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
@@ -27,7 +28,7 @@ export function toCsv(table: ExportTable): string {
 }
 
 export async function toXlsx(table: ExportTable, sheet: string): Promise<Blob> {
-  const { default: writeXlsxFile } = await import('write-excel-file/browser');
+  const { default: writeXlsxFile } = await importWithRetry(() => import('write-excel-file/browser'));
   const header = table.headers.map((value) => ({ value, fontWeight: 'bold' as const }));
   const widths = table.headers.map((h, i) => ({
     width: Math.min(60, Math.max(10, h.length + 2, ...table.rows.slice(0, 200).map((r) => String(r[i] ?? '').length + 2))),
