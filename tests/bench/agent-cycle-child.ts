@@ -21,6 +21,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { AgentConfig, type MinerPorts } from '@shared/schemas/agent-uplink';
 import { ANTMINER_CYCLE_READS, NEW_API } from '@agent/families/antminer-stock';
 import { BRAIINS_CYCLE_READS } from '@agent/families/braiins';
@@ -47,6 +48,12 @@ export interface ChildSpec {
   bareFamily?: boolean;
   miners: number;
   cycles: number;
+  /**
+   * Each measured cycle (the agent's poll cycles, the bare per-family cycles) waits for a line on stdin, after
+   * printing `@@ready <phase>`: the bench alternates the agent's and the bare client's cycles, so a slow minute of
+   * the machine falls on both and their ratio compares cycles run side by side.
+   */
+  stepped?: boolean;
 }
 
 export interface PhaseFigures {
@@ -115,6 +122,16 @@ async function measure(phase: string, fn: () => Promise<{ ok: number; failed: nu
   console.log(`@@phase ${JSON.stringify(figures)}`);
 }
 
+let stdinLines: AsyncIterator<string> | null = null;
+
+/** In stepped mode: says the phase is ready and waits for the bench's go (one line on stdin). */
+async function step(spec: ChildSpec, phase: string): Promise<void> {
+  if (!spec.stepped) return;
+  stdinLines ??= createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  console.log(`@@ready ${phase}`);
+  if ((await stdinLines.next()).done) throw new Error(`stdin closed before ${phase}`);
+}
+
 async function runAgent(spec: ChildSpec): Promise<void> {
   // The real agent object with its real defaults; the server is never contacted (no runCycle/refreshConfig).
   const agent = new FarmAgent({ serverUrl: 'http://127.0.0.1:9', agentKey: 'bench', secret: 'bench', dataDir: spec.dataDir, log: () => undefined });
@@ -137,6 +154,7 @@ async function runAgent(spec: ChildSpec): Promise<void> {
   }
 
   for (let i = 1; i <= spec.cycles; i++) {
+    await step(spec, `poll cycle ${i}`);
     await measure(`poll cycle ${i}`, async () => {
       const poll = await agent.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, json: true });
       const t0 = performance.now();
@@ -305,13 +323,15 @@ async function runBare(spec: ChildSpec): Promise<void> {
     if (ips.length >= spec.miners) break;
     ips.push(ip);
   }
+  // stepped: the per-family reference first, alternating with the agent's cycles; the rest after them
+  if (spec.bareFamily && spec.stepped) await runBareFamily(spec, concurrency);
   for (const command of spec.bareCommands) {
     const request = JSON.stringify({ command });
     for (let i = 1; i <= spec.cycles; i++) {
       await measure(`bare ${command} cycle ${i}`, () => barePool(ips, concurrency, (ip) => bareExchange(ip, spec.ports.rpc, request)));
     }
   }
-  if (spec.bareFamily) await runBareFamily(spec, concurrency);
+  if (spec.bareFamily && !spec.stepped) await runBareFamily(spec, concurrency);
 }
 
 /** The per-family reference over the fleet the agent child identified (bareFamilyPlan). */
@@ -322,6 +342,7 @@ async function runBareFamily(spec: ChildSpec, concurrency: number): Promise<void
   const exchanges: Record<string, number> = {};
   for (const p of plan) exchanges['rpc' in p ? 'rpc' : 'v3'] = (exchanges['rpc' in p ? 'rpc' : 'v3'] ?? 0) + 1;
   for (let i = 1; i <= spec.cycles; i++) {
+    await step(spec, `bare per-family cycle ${i}`);
     await measure(`bare per-family cycle ${i}`, async () => {
       const r = await barePool(plan, concurrency, (p) => ('rpc' in p ? bareExchange(p.ip, spec.ports.rpc, p.rpc, p.whenJson) : bareV3Exchange(p.ip, spec.ports.whatsminerV3, p.v3)));
       return { ...r, extra: { rpcExchanges: exchanges['rpc'] ?? 0, v3Connections: exchanges['v3'] ?? 0 } };

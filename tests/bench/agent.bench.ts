@@ -20,6 +20,9 @@
  *      JSON snapshots, spooling. Until 2026-11 the reference was a bare `{"command":"summary"}` to every miner,
  *      which is not the same cycle (a third of the reply bytes, which the simulator also renders for less);
  *      its ratio is still printed, with the bare `summary+pools+stats` to every miner, for information.
+ *      The agent's cycles and the per-family cycles alternate (agent 1, bare 1, agent 2, …; both children wait
+ *      for their turn, never overlapping): run one after the other, minutes apart, the bare cycles of one run took
+ *      5.7–10 s on this shared machine while their CPU time stayed ~6.5 s, and the ratio moved with it.
  * (d3) the agent's scanner + identification of a /22 holding 1,000 miners and of a /16 holding 20,000
  *      (65,534 addresses; empty ones are refused at once by the loopback simulator).
  * (d4) the server side of the same cycle: the snapshot-ingest bench (one 20,000-miner batch on PGlite and
@@ -41,15 +44,15 @@ const POLL_CIDR = '127.60.0.0/16';
 const SMALL_MINERS = 1_000;
 const SMALL_CIDR = '127.61.0.0/22';
 /** First cycle plus this many steady ones. */
-const STEADY_CYCLES = 2;
+const STEADY_CYCLES = 4;
 
 const TARGET = { cycleS: 15, rssMiB: 300, ratio: 1.5, scan22S: 3 };
 /**
  * Guards against a hung child only, not targets: on a machine shared with other work the /16 scan and the
  * first cycle (detail reads) have taken 90 s and 150 s, and a run that dies there prints no figure at all.
+ * The bare child waits for the agent's cycles (turns), so it gets the same.
  */
-const AGENT_CHILD_TIMEOUT_MS = 900_000;
-const BARE_CHILD_TIMEOUT_MS = 300_000;
+const CHILD_TIMEOUT_MS = 900_000;
 /** The bare client's command (the target ratio's reference), then what the agent asks a stock Antminer per cycle. */
 const BARE_SUMMARY = 'summary';
 /** Phase name prefix of the bare per-family reference (agent-cycle-child.ts bareFamilyPlan). */
@@ -79,42 +82,84 @@ async function startSim(miners: number, cidr: string, seed: number): Promise<Sim
   }
 }
 
-/** Runs the agent child to completion; returns its phases with the simulators' CPU time per phase (summed: a phase talks to one). */
-async function runChild(spec: ChildSpec, sims: Sim[], timeoutMs: number): Promise<{ startRssMiB: number; phases: Array<PhaseFigures & { simCpuMs: number }> }> {
-  const child = spawnChild([...AGENT_HEAP_FLAGS, '--import', 'tsx', 'tests/bench/agent-cycle-child.ts', JSON.stringify(spec)], { HASHFIELD_AGENT_CHILD: '1' });
-  const phases: Array<PhaseFigures & { simCpuMs: number }> = [];
-  let seen = 0;
-  const simsCpuMs = () => sims.reduce((sum, sim) => sum + processCpuMs(sim.child.pid), 0);
-  let simCpu = simsCpuMs();
-  let code: number | null | undefined;
-  void child.exit.then((c) => {
-    code = c;
-  });
-  const deadline = Date.now() + timeoutMs;
-  const collect = () => {
-    const lines = child.output().split('\n').filter((l) => l.startsWith('@@phase '));
-    for (const line of lines.slice(seen)) {
-      const now = simsCpuMs();
-      const p = JSON.parse(line.slice('@@phase '.length)) as PhaseFigures;
-      phases.push({ ...p, simCpuMs: now - simCpu });
-      simCpu = now;
-      console.log(`  ${p.phase}: ${(p.wallMs / 1000).toFixed(2)} s, ok ${p.ok}, failed ${p.failed}`);
-    }
-    seen = lines.length;
-  };
-  try {
-    while (code === undefined) {
-      if (Date.now() > deadline) throw new Error(`agent child (${spec.mode}) still running after ${timeoutMs} ms\n${child.output().slice(-3000)}`);
-      collect();
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    collect();
-    if (code !== 0 || !child.output().includes('@@done')) throw new Error(`agent child (${spec.mode}) exited with ${code}\n${child.output().slice(-3000)}`);
-    const start = /@@start (\{.*\})/.exec(child.output());
-    return { startRssMiB: start ? (JSON.parse(start[1]!) as { rssMiB: number }).rssMiB : NaN, phases };
-  } finally {
-    await child.stop();
+/**
+ * Alternation of stepped children: each waits for its turn before a stepped phase (`@@ready`), in `order`, and
+ * hands it on when that phase is done, so no two measured cycles overlap and each is next to the other's.
+ */
+class Turns {
+  private at = 0;
+  private busy = false;
+  constructor(private readonly order: readonly string[]) {}
+  async take(who: string): Promise<void> {
+    while (this.busy || (this.at < this.order.length && this.order[this.at] !== who)) await new Promise((r) => setTimeout(r, 5));
+    this.busy = true;
   }
+  release(): void {
+    this.busy = false;
+    this.at++;
+  }
+}
+
+type ChildRun = { startRssMiB: number; phases: Array<PhaseFigures & { simCpuMs: number }> };
+
+/**
+ * Starts a bench child; `done` resolves with its phases, each with the simulators' CPU time during it (summed: a
+ * phase talks to one). A stepped child (spec.stepped) runs each `@@ready` phase when `turns` gives it the turn.
+ */
+function startChild(spec: ChildSpec, sims: Sim[], timeoutMs: number, turns?: Turns): { child: BenchChild; done: Promise<ChildRun> } {
+  const child = spawnChild([...AGENT_HEAP_FLAGS, '--import', 'tsx', 'tests/bench/agent-cycle-child.ts', JSON.stringify(spec)], { HASHFIELD_AGENT_CHILD: '1' }, { stdin: spec.stepped });
+  const done = (async (): Promise<ChildRun> => {
+    const phases: ChildRun['phases'] = [];
+    let seenPhases = 0;
+    let seenReady = 0;
+    let stepping = false;
+    const simsCpuMs = () => sims.reduce((sum, sim) => sum + processCpuMs(sim.child.pid), 0);
+    let simCpu = simsCpuMs();
+    let code: number | null | undefined;
+    void child.exit.then((c) => {
+      code = c;
+    });
+    const deadline = Date.now() + timeoutMs;
+    const collect = async () => {
+      const lines = child.output().split('\n');
+      const phaseLines = lines.filter((l) => l.startsWith('@@phase '));
+      for (const line of phaseLines.slice(seenPhases)) {
+        const now = simsCpuMs();
+        const p = JSON.parse(line.slice('@@phase '.length)) as PhaseFigures;
+        phases.push({ ...p, simCpuMs: now - simCpu });
+        simCpu = now;
+        console.log(`  ${p.phase}: ${(p.wallMs / 1000).toFixed(2)} s, ok ${p.ok}, failed ${p.failed}`);
+        if (stepping) {
+          stepping = false;
+          turns?.release();
+        }
+      }
+      seenPhases = phaseLines.length;
+      const ready = lines.filter((l) => l.startsWith('@@ready '));
+      if (ready.length > seenReady && !stepping) {
+        seenReady++;
+        await turns?.take(spec.mode);
+        stepping = true;
+        simCpu = simsCpuMs();
+        child.write('go\n');
+      }
+    };
+    try {
+      while (code === undefined) {
+        if (Date.now() > deadline) throw new Error(`agent child (${spec.mode}) still running after ${timeoutMs} ms\n${child.output().slice(-3000)}`);
+        await collect();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await collect();
+      if (code !== 0 || !child.output().includes('@@done')) throw new Error(`agent child (${spec.mode}) exited with ${code}\n${child.output().slice(-3000)}`);
+      const start = /@@start (\{.*\})/.exec(child.output());
+      return { startRssMiB: start ? (JSON.parse(start[1]!) as { rssMiB: number }).rssMiB : NaN, phases };
+    } finally {
+      if (stepping) turns?.release(); // a child that failed mid-phase does not hold the other one up
+      await child.stop();
+    }
+  })();
+  return { child, done };
 }
 
 const sec = (msv: number) => `${(msv / 1000).toFixed(2)} s`;
@@ -125,11 +170,14 @@ export async function run(): Promise<void> {
   console.log(`\nagent bench: simulators on ${POLL_CIDR} (${MINERS} miners) and ${SMALL_CIDR} (${SMALL_MINERS}); ${availableParallelism()} CPUs shared by agent and simulator`);
   const big = await startSim(MINERS, POLL_CIDR, 60);
   const small = await startSim(SMALL_MINERS, SMALL_CIDR, 61);
-  let agentRun: Awaited<ReturnType<typeof runChild>>;
-  let bareRun: Awaited<ReturnType<typeof runChild>>;
+  let agentRun: ChildRun;
+  let bareRun: ChildRun;
   try {
-    const base = { dataDir: data.dir, ports: big.ports, cidr: POLL_CIDR, miners: MINERS, cycles: 1 + STEADY_CYCLES, bareCommands: [BARE_SUMMARY, BARE_AGENT_LIKE] };
-    agentRun = await runChild(
+    const cycles = 1 + STEADY_CYCLES;
+    const base = { dataDir: data.dir, ports: big.ports, cidr: POLL_CIDR, miners: MINERS, cycles, bareCommands: [BARE_SUMMARY, BARE_AGENT_LIKE], stepped: true };
+    // agent cycle 1, bare per-family cycle 1, agent cycle 2, …: each pair side by side in time
+    const turns = new Turns(Array.from({ length: cycles }, () => ['agent', 'bare']).flat());
+    const agent = startChild(
       {
         ...base,
         mode: 'agent',
@@ -139,10 +187,17 @@ export async function run(): Promise<void> {
         ],
       },
       [big, small],
-      AGENT_CHILD_TIMEOUT_MS,
+      CHILD_TIMEOUT_MS,
+      turns,
     );
-    // after the agent child: the per-family reference replays the identities the agent's last scan wrote
-    bareRun = await runChild({ ...base, mode: 'bare', bareFamily: true, scans: [] }, [big], BARE_CHILD_TIMEOUT_MS);
+    // the per-family reference replays the identities the agent's last scan wrote: started once the agent is past its scans
+    let agentEnded = false;
+    const ended = () => (agentEnded = true);
+    agent.done.then(ended, ended);
+    while (!agent.child.output().includes('@@ready ') && !agentEnded) await new Promise((r) => setTimeout(r, 50));
+    if (agentEnded) await agent.done; // its error, or a run without cycles
+    const bare = startChild({ ...base, mode: 'bare', bareFamily: true, scans: [] }, [big], CHILD_TIMEOUT_MS, turns);
+    [agentRun, bareRun] = await Promise.all([agent.done, bare.done]);
   } finally {
     await small.child.stop();
     await big.child.stop();

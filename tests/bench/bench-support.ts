@@ -203,15 +203,17 @@ export interface BenchChild {
   exit: Promise<number | null>;
   /** SIGTERM to its process group, SIGKILL after 5 s. */
   stop(): Promise<void>;
+  /** Writes to the child's stdin (a child spawned with `stdin: true`; else nothing). */
+  write(text: string): void;
 }
 
 /**
  * Starts `node <nodeArgs…>` in its own process group (so nothing it starts survives), registered with the
  * cleanup registry: killed at the end, also on error and Ctrl-C.
  */
-export function spawnChild(nodeArgs: string[], env: Record<string, string> = {}): BenchChild {
+export function spawnChild(nodeArgs: string[], env: Record<string, string> = {}, opts: { stdin?: boolean } = {}): BenchChild {
   let out = '';
-  const child = spawn(process.execPath, nodeArgs, { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, nodeArgs, { cwd: REPO_ROOT, detached: true, stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const append = (d: Buffer) => {
     out += d.toString();
     if (out.length > 200_000) out = out.slice(-100_000);
@@ -233,7 +235,8 @@ export function spawnChild(nodeArgs: string[], env: Record<string, string> = {})
       killGroup(child, 'SIGKILL');
     },
   });
-  return { pid: child.pid ?? -1, output: () => out, exit, stop };
+  child.stdin?.on('error', () => undefined); // the child gone: its exit code tells
+  return { pid: child.pid ?? -1, output: () => out, exit, stop, write: (text) => void child.stdin?.write(text) };
 }
 
 let clockTicks = 0;
