@@ -239,7 +239,10 @@ describe('miner list at 360 px', () => {
 
   it('searches, selects and exports on the phone', async () => {
     await page.getByTestId('miner-filters-reset').click();
-    await page.getByTestId('miner-search').fill(minerSnapshot(57, { takenAt: '' }).sn);
+    const sn = minerSnapshot(57, { takenAt: '' }).sn;
+    await page.getByTestId('miner-search').fill(sn);
+    // the address first (the search alone, the status filter gone), then the rows
+    await page.waitForURL((u) => u.searchParams.get('keyword') === sn && !u.searchParams.has('status'), { timeout: 10_000 });
     await expect.poll(() => rowIps(page)).toEqual([minerIp(57)]);
     await rows(page).first().locator('input[type="checkbox"]').check();
     const csv = parseCsv(await download(page, 'csv'));

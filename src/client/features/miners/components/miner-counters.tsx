@@ -8,6 +8,7 @@ import { formatNumber } from '@shared/format/number';
 import { MINER_FAULT_LABELS, type MinerStatus } from '@shared/miner-labels';
 import type { MinerFilter, MinerStat } from '@shared/schemas/miner';
 import type { FaultLabel } from '@shared/schemas/miner-snapshot';
+import type { MinerFilterUpdate } from '../lib/miner-filter';
 import { useMinerLabels } from '../lib/use-miner-labels';
 import { STATUS_COLORS } from './status-badges';
 
@@ -52,7 +53,7 @@ export interface MinerCountersProps {
   loading: boolean;
   error: boolean;
   filter: MinerFilter;
-  onFilter: (next: MinerFilter) => void;
+  onFilter: (update: MinerFilterUpdate) => void;
 }
 
 export function MinerCounters({ stat, loading, error, filter, onFilter }: MinerCountersProps) {
@@ -68,12 +69,12 @@ export function MinerCounters({ stat, loading, error, filter, onFilter }: MinerC
     }
     return <Skeleton h={58} radius="md" visible={loading} data-testid="miner-counters-loading" />;
   }
-  const toggleStatus = (s: MinerStatus) => onFilter({ ...filter, status: filter.status === s ? undefined : s });
-  const toggleFault = (f: FaultLabel) => onFilter({ ...filter, faultType: filter.faultType === f ? undefined : f });
+  const toggleStatus = (s: MinerStatus) => onFilter((f) => ({ ...f, status: f.status === s ? undefined : s }));
+  const toggleFault = (label: FaultLabel) => onFilter((f) => ({ ...f, faultType: f.faultType === label ? undefined : label }));
   return (
     <ScrollArea type="auto" offsetScrollbars scrollbarSize={6} data-testid="miner-counters">
       <Group gap="xs" wrap="nowrap" pb={4}>
-        <Counter testId="miner-counter-total" label={t('counters.total')} value={stat.total} color="blue" active={!filter.status && !filter.faultType} onClick={() => onFilter({ ...filter, status: undefined, faultType: undefined })} />
+        <Counter testId="miner-counter-total" label={t('counters.total')} value={stat.total} color="blue" active={!filter.status && !filter.faultType} onClick={() => onFilter((f) => ({ ...f, status: undefined, faultType: undefined }))} />
         {STATUS_ORDER.map((s) => (
           <Counter key={s} testId={`miner-counter-${s}`} label={label('status', s)} value={stat[s]} color={STATUS_COLORS[s]} active={filter.status === s} onClick={() => toggleStatus(s)} />
         ))}

@@ -24,21 +24,28 @@ afterEach(() => {
 /** Lets the search box's 400 ms pause pass. */
 const settle = () => act(() => vi.advanceTimersByTime(400));
 
-/** The bar over a filter kept in state, as the list page keeps it in the address; every change is recorded. */
+/**
+ * The bar over a filter kept as the list page keeps it in the address: `address` changes at once, the bar sees it
+ * when its host renders (on the page, a transition that can lag). Every change that reaches the address is recorded.
+ */
 function mount(initial: MinerFilter) {
   // The dropdowns' options never arrive: this test is about the search box.
   vi.stubGlobal('fetch', () => new Promise(() => undefined));
   vi.useFakeTimers();
   const changes: MinerFilter[] = [];
-  let setOutside: (f: MinerFilter) => void = () => undefined;
+  let address = initial;
+  let render_: (f: MinerFilter) => void = () => undefined;
   function Host() {
     const [filter, setFilter] = useState(initial);
-    setOutside = setFilter;
+    render_ = setFilter;
     return (
       <MinerFilterBar
         agentKey="north-hall"
         filter={filter}
-        onChange={(next) => {
+        onChange={(update) => {
+          const next = update(address);
+          if (next === address) return;
+          address = next;
           changes.push(next);
           setFilter(next);
         }}
@@ -56,7 +63,19 @@ function mount(initial: MinerFilter) {
     </I18nextProvider>,
   );
   const search = screen.getByTestId('miner-search') as HTMLInputElement;
-  return { changes, search, setOutside: (f: MinerFilter) => act(() => setOutside(f)) };
+  return {
+    changes,
+    search,
+    /** The address changed by someone else (reset, back button, a counter) and rendered. */
+    setOutside: (f: MinerFilter) => {
+      address = f;
+      act(() => render_(f));
+    },
+    /** The address changed, not rendered yet. */
+    setAddressOnly: (f: MinerFilter) => {
+      address = f;
+    },
+  };
 }
 
 describe('MinerFilterBar search', () => {
@@ -89,6 +108,14 @@ describe('MinerFilterBar search', () => {
     expect(search.value).toBe('10.0.0.9');
     settle();
     expect(changes).toEqual([]);
+  });
+
+  it('applies the keyword to the filter in the address, not to the one last rendered', () => {
+    const { changes, search, setAddressOnly } = mount({ status: 'sleeping' });
+    setAddressOnly({}); // "Clear filters" is in the address, its render still pending
+    fireEvent.change(search, { target: { value: 'HFA3' } });
+    settle();
+    expect(changes).toEqual([{ keyword: 'HFA3' }]);
   });
 
   it('sends at once on Enter', () => {

@@ -9,7 +9,7 @@ import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/ic
 import { useTranslation } from 'react-i18next';
 import type { MinerFilter, MinerOptionName } from '@shared/schemas/miner';
 import { useMinerOptions } from '../api/miners-api';
-import { activeFilterCount } from '../lib/miner-filter';
+import { type MinerFilterUpdate, activeFilterCount } from '../lib/miner-filter';
 import { usePhone } from '../lib/use-phone';
 
 type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea';
@@ -54,7 +54,7 @@ function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: s
 export interface MinerFilterBarProps {
   agentKey: string;
   filter: MinerFilter;
-  onChange: (next: MinerFilter) => void;
+  onChange: (update: MinerFilterUpdate) => void;
 }
 
 export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarProps) {
@@ -67,7 +67,7 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
   const sent = useRef(filter.keyword ?? '');
   const send = (value: string) => {
     sent.current = value;
-    if (value !== (filter.keyword ?? '')) onChange({ ...filter, keyword: value || undefined });
+    onChange((f) => (value === (f.keyword ?? '') ? f : { ...f, keyword: value || undefined }));
   };
   const sendSettled = useDebouncedCallback((value: string) => send(value.trim()), 400);
 
@@ -79,7 +79,7 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
     setKeyword(outside);
   }, [outside, sendSettled]);
 
-  const set = (key: SelectKey, v: string | undefined) => onChange({ ...filter, [key]: v });
+  const set = (key: SelectKey, v: string | undefined) => onChange((f) => ({ ...f, [key]: v }));
   const count = activeFilterCount({ ...filter, keyword: undefined });
   const selects = (
     <SimpleGrid cols={{ base: 1, xs: 2, sm: 4, lg: 7 }} spacing="xs" verticalSpacing="xs">
@@ -116,7 +116,7 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
           </Button>
         )}
         {activeFilterCount(filter) > 0 && (
-          <Button size="xs" variant="subtle" leftSection={<IconFilterOff size={14} />} onClick={() => onChange({})} data-testid="miner-filters-reset">
+          <Button size="xs" variant="subtle" leftSection={<IconFilterOff size={14} />} onClick={() => onChange(() => ({}))} data-testid="miner-filters-reset">
             {phone ? t('filters.resetShort') : t('filters.reset')}
           </Button>
         )}

@@ -7,6 +7,12 @@ import { MINER_SORT_KEYS, type MinerFilter, type MinerSortKey } from '@shared/sc
 import type { FaultLabel, WorkMode } from '@shared/schemas/miner-snapshot';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@client/components/data-table/data-table-types';
 
+/**
+ * A change of the list's filter, as a function of the filter it applies to: the page applies it to the filter in the
+ * address now, which may be ahead of the one the component last rendered (see miner-list-page.tsx).
+ */
+export type MinerFilterUpdate = (filter: MinerFilter) => MinerFilter;
+
 export interface MinerListState {
   filter: MinerFilter;
   page: number;

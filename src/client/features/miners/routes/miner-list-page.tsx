@@ -16,7 +16,7 @@ import { useTablePreferences } from '@client/components/data-table/table-prefere
 import { useAgentKey } from '@client/lib/agent-key';
 import { formatDate } from '@shared/format/date';
 import { formatNumber } from '@shared/format/number';
-import { MINER_SORT_KEYS, type MinerFilter, type MinerRow, type MinerSortKey } from '@shared/schemas/miner';
+import { MINER_SORT_KEYS, type MinerRow, type MinerSortKey } from '@shared/schemas/miner';
 import { getAllMatchingMiners, useMinerList, useMinerStat } from '../api/miners-api';
 import { BatchOperationsBar } from '../components/batch-operations-bar';
 import { MinerCounters } from '../components/miner-counters';
@@ -25,7 +25,7 @@ import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { type ExportFormat, exportMiners } from '../lib/export-miners';
 import { type MinerColumn, minerColumns } from '../lib/miner-columns';
-import { type MinerListState, counterFilter, readListState, writeListState } from '../lib/miner-filter';
+import { type MinerFilterUpdate, type MinerListState, counterFilter, readListState, writeListState } from '../lib/miner-filter';
 import { EMPTY_SELECTION, type MinerSelection, applyTableKeys, isAllMatching, selectAllMatching, selectedRows, selectionCount, visibleSelectedKeys } from '../lib/miner-selection';
 import { useMinerLabels } from '../lib/use-miner-labels';
 
@@ -59,8 +59,25 @@ function MinerList({ agentKey }: { agentKey: string }) {
   const { filter, page, pageSize, sort, order } = state;
   const filterKey = JSON.stringify(filter);
 
-  const setState = useCallback((next: MinerListState) => setParams(writeListState(next), { replace: true }), [setParams]);
-  const setFilter = useCallback((next: MinerFilter) => setState({ ...state, filter: next, page: 1 }), [setState, state]);
+  // Every change applies to the state in the address now, not to the one last rendered: the router writes the address
+  // at once but React renders it in a transition, which on a busy phone can still be pending when the next change
+  // comes (a search typed right after "Clear filters" was sent with the cleared filters back in).
+  const setState = useCallback(
+    (update: (s: MinerListState) => MinerListState) => {
+      const now = readListState(new URLSearchParams(window.location.search));
+      const next = update(now);
+      if (next !== now) setParams(writeListState(next), { replace: true });
+    },
+    [setParams],
+  );
+  const setFilter = useCallback(
+    (update: MinerFilterUpdate) =>
+      setState((s) => {
+        const next = update(s.filter);
+        return next === s.filter ? s : { ...s, filter: next, page: 1 };
+      }),
+    [setState],
+  );
 
   const list = useMinerList(agentKey, { filter, page, pageSize, sort, order });
   const statFilter = useMemo(() => counterFilter(filter), [filter]);
@@ -80,7 +97,7 @@ function MinerList({ agentKey }: { agentKey: string }) {
 
   const onSort = (next: SortState | null) => {
     const key = next && (MINER_SORT_KEYS as readonly string[]).includes(next.key) ? (next.key as MinerSortKey) : undefined;
-    setState({ ...state, page: 1, ...(key && next ? { sort: key, order: next.direction } : { sort: undefined, order: undefined }) });
+    setState((s) => ({ ...s, page: 1, ...(key && next ? { sort: key, order: next.direction } : { sort: undefined, order: undefined }) }));
   };
 
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
@@ -169,7 +186,7 @@ function MinerList({ agentKey }: { agentKey: string }) {
         selection={{ selectedKeys, onChange: onSelectionChange }}
         sort={sort ? { key: sort, direction: order ?? 'asc' } : null}
         onSort={onSort}
-        pagination={{ total, page, pageSize, onChange: (p, size) => setState({ ...state, page: size === pageSize ? p : 1, pageSize: size }) }}
+        pagination={{ total, page, pageSize, onChange: (p, size) => setState((s) => ({ ...s, page: size === s.pageSize ? p : 1, pageSize: size })) }}
         toolbar={toolbar}
         onRowClick={(row) => void navigate(`/device/miner/detail?ip=${encodeURIComponent(row.ip)}`)}
         ariaLabel={t('list.title')}
