@@ -3,14 +3,14 @@
  * (red). Opens the sync panel (loaded when first opened). A 401 that pauses the outbox turns it orange and
  * shows the session banner at the bottom of every field page.
  */
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { importWithRetry } from '@client/lib/import-retry';
+import { lazyWithRetry } from '@client/lib/import-retry';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { useOnline } from '@client/features/field/lib/use-online';
 import { SessionExpiredBanner } from './session-expired-banner';
 
-const SyncPanel = lazy(() => importWithRetry(() => import('./sync-panel')).then((m) => ({ default: m.SyncPanel })));
+const SyncPanel = lazyWithRetry(() => import('./sync-panel').then((m) => m.SyncPanel));
 
 export function OutboxIndicator() {
   const { t } = useTranslation('offline');

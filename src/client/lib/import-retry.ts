@@ -24,7 +24,7 @@ export async function importWithRetry<T>(
   }
 }
 
-/** A page component loaded on demand through importWithRetry (the console's pages and the screens outside the menu). */
-export function lazyWithRetry(load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> {
+/** React.lazy over importWithRetry: a component (page, dialog, panel) whose code is loaded on demand. */
+export function lazyWithRetry<P extends object>(load: () => Promise<ComponentType<P>>): LazyExoticComponent<ComponentType<P>> {
   return lazy(async () => ({ default: await importWithRetry(load) }));
 }

@@ -5,13 +5,13 @@
 import { AppShell, Drawer, Group, ScrollArea, Stack, em, useMantineTheme } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { PERMISSION } from '@shared/menu-catalogue';
 import type { CurrentUser } from '@shared/schemas/auth';
 import { setAgentKey } from '@client/lib/agent-key';
-import { importWithRetry } from '@client/lib/import-retry';
+import { lazyWithRetry } from '@client/lib/import-retry';
 import { sessionKeys, usePermissions, usePublicConfig, useSelfManage, useUserMenus } from '@client/lib/session-api';
 import { ShellActionsContext } from '@client/lib/shell-actions';
 import { BrandMark } from '@client/components/brand-mark';
@@ -24,9 +24,9 @@ import { SessionGate } from '../session-gate';
 import { AppHeader } from './app-header';
 
 // The sidebar (and its icon set) loads on demand: a desktop renders it at once, a phone only when the drawer opens.
-const AppSidebar = lazy(() => importWithRetry(() => import('@client/features/shell/components/app-sidebar')).then((m) => ({ default: m.AppSidebar })));
-const SidebarNav = lazy(() => importWithRetry(() => import('@client/features/shell/components/app-sidebar')).then((m) => ({ default: m.SidebarNav })));
-const FarmFormDialog = lazy(() => importWithRetry(() => import('@client/features/farms/components/farm-form-dialog')).then((m) => ({ default: m.FarmFormDialog })));
+const AppSidebar = lazyWithRetry(() => import('@client/features/shell/components/app-sidebar').then((m) => m.AppSidebar));
+const SidebarNav = lazyWithRetry(() => import('@client/features/shell/components/app-sidebar').then((m) => m.SidebarNav));
+const FarmFormDialog = lazyWithRetry(() => import('@client/features/farms/components/farm-form-dialog').then((m) => m.FarmFormDialog));
 
 export const HEADER_HEIGHT = 56;
 

@@ -4,10 +4,10 @@
  * local cache (IndexedDB), so it works with no network at all.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { type FormEvent, Suspense, lazy, useState } from 'react';
+import { type FormEvent, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkSn } from '@shared/sn';
-import { importWithRetry } from '@client/lib/import-retry';
+import { lazyWithRetry } from '@client/lib/import-retry';
 import { findBySn, searchCache } from '../lib/field-cache';
 import { minerPath, navigateTo } from '../lib/field-paths';
 import { useCacheStatus } from '../lib/use-cache-status';
@@ -17,7 +17,7 @@ import { RecentMiners } from './recent-miners';
 import { SyncStatusLine } from './sync-status-line';
 
 // The scan dialog (camera, decoder, the scanner's UI) loads when the user taps Scan, not with the page.
-const ScanDialog = lazy(() => importWithRetry(() => import('./scan-dialog')).then((m) => ({ default: m.ScanDialog })));
+const ScanDialog = lazyWithRetry(() => import('./scan-dialog').then((m) => m.ScanDialog));
 
 export function FieldHome({ agentKey }: { agentKey: string }) {
   const { t } = useTranslation('field');

@@ -4,17 +4,17 @@
  * scanning goes on; a valid SN is looked up in this farm's cache (offline too) and opens the miner card,
  * or says it is not in the cache.
  */
-import { Suspense, lazy, useCallback, useState } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkSn } from '@shared/sn';
-import { importWithRetry } from '@client/lib/import-retry';
+import { lazyWithRetry } from '@client/lib/import-retry';
 import { findBySn } from '../lib/field-cache';
 import { minerPath, navigateTo } from '../lib/field-paths';
 import { FieldDialog } from './field-dialog';
 import { LoadBoundary } from './load-boundary';
 import { Loading } from './loading';
 
-const ScannerHost = lazy(() => importWithRetry(() => import('./scanner-host')).then((m) => ({ default: m.ScannerHost })));
+const ScannerHost = lazyWithRetry(() => import('./scanner-host').then((m) => m.ScannerHost));
 
 export function useSnMessage(): (raw: string) => string | null {
   const { t } = useTranslation('field');

@@ -6,17 +6,17 @@
 import { ActionIcon, Box, Button, Center, Group, Indicator, Loader, Popover, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Notification } from '@shared/schemas/notification';
 import { formatDate, isRecentDate } from '@shared/format/date';
-import { importWithRetry } from '@client/lib/import-retry';
+import { lazyWithRetry } from '@client/lib/import-retry';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { unreadBadge } from '@client/lib/unread-badge';
 import { useMarkAllRead, useMarkRead, useNotificationPages, useUnreadCount, useUnreadLast } from '../api/notifications-api';
 
 // The notice reader loads when a notice is first opened (not part of the first load).
-const NoticeDialog = lazy(() => importWithRetry(() => import('./notice-dialog')).then((m) => ({ default: m.NoticeDialog })));
+const NoticeDialog = lazyWithRetry(() => import('./notice-dialog').then((m) => m.NoticeDialog));
 
 export const PANEL_SIZE = 300;
 const POPPED_KEY = 'hf.lastPoppedNotice';

@@ -5,14 +5,14 @@
 import { ActionIcon, Affix, Badge, Group, Indicator, Tooltip } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
 import { IconCloudCheck, IconCloudOff, IconCloudUpload, IconLock } from '@tabler/icons-react';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { importWithRetry } from '@client/lib/import-retry';
+import { lazyWithRetry } from '@client/lib/import-retry';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { SessionExpiredBanner } from './session-expired-banner';
 
 // The drawer (lists, dead-letter editing, storage) loads when first opened: not part of the first load.
-const OutboxDrawer = lazy(() => importWithRetry(() => import('./outbox-drawer')).then((m) => ({ default: m.OutboxDrawer })));
+const OutboxDrawer = lazyWithRetry(() => import('./outbox-drawer').then((m) => m.OutboxDrawer));
 
 export function OfflineIndicator() {
   const { t } = useTranslation('offline');
