@@ -59,6 +59,25 @@ export interface CycleOptions {
   signal?: AbortSignal;
   /** Collect snapshots as JSON texts instead of objects (the agent loop; keeps RSS bounded). */
   json?: boolean;
+  /**
+   * With `json`: leave the texts as unsorted items (`items`), duplicate SNs not marked: a poll thread's share of the
+   * fleet, finished together with the other threads' (finishJsonItems).
+   */
+  items?: boolean;
+}
+
+/** A miner's state between cycles without its sessions (web client, tokens): what moves to another poll thread. */
+export interface MinerTransfer {
+  id: IdentifiedMiner;
+  cycle: number;
+  noJoin?: boolean;
+  detail?: MinerHandle['detail'];
+  missed: number;
+  last: string | null;
+  elapsed?: number;
+  idModel?: string;
+  idFirmware?: string;
+  idCompileTime?: string | null;
 }
 
 export interface CycleResult {
@@ -66,10 +85,16 @@ export interface CycleResult {
   snapshots: MinerSnapshot[];
   /** Snapshots as JSON texts, ip order (only with `json: true`): 4× less memory at 20,000 miners. */
   snapshotsJson: string[];
+  /** Unsorted items (only with `json` and `items`). */
+  items: JsonItem[];
   startedAt: string;
   durationMs: number;
   ok: number;
   failed: number;
+  /** Miners whose slow details (MAC, SN, LED, network mode) were read in this cycle. */
+  detailReads: number;
+  /** Polled in threads: each thread's V8 heap after its share (physical bytes). */
+  threadHeapBytes?: number[];
 }
 
 export class Poller {
@@ -94,6 +119,32 @@ export class Poller {
       } else {
         Object.assign(st.handle.id, id);
       }
+    }
+  }
+
+  /** The miners' state without sessions, e.g. to hand them to poll threads (importMiners). */
+  exportMiners(): MinerTransfer[] {
+    return [...this.miners.values()].map((st) => ({
+      id: st.handle.id,
+      cycle: st.handle.cycle,
+      noJoin: st.handle.noJoin,
+      detail: st.handle.detail,
+      missed: st.missed,
+      last: st.last,
+      elapsed: st.elapsed,
+      idModel: st.idModel,
+      idFirmware: st.idFirmware,
+      idCompileTime: st.idCompileTime,
+    }));
+  }
+
+  /** Takes over miners exported by another poller (their sessions are opened again on the next poll). */
+  importMiners(list: MinerTransfer[]): void {
+    for (const t of list) {
+      const handle: MinerHandle = { id: { ...t.id }, cycle: t.cycle };
+      if (t.noJoin) handle.noJoin = true;
+      if (t.detail) handle.detail = { ...t.detail };
+      this.miners.set(t.id.ip, { handle, missed: t.missed, last: t.last, elapsed: t.elapsed, idModel: t.idModel, idFirmware: t.idFirmware, idCompileTime: t.idCompileTime });
     }
   }
 
@@ -130,15 +181,16 @@ export class Poller {
   }
 
   /** pollOne plus the snapshot's JSON text (serialised once, shared with the cycle output). */
-  private async pollOneText(ip: string, o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist'>): Promise<{ snap: MinerSnapshot; text: string } | null> {
+  private async pollOneText(ip: string, o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist'>): Promise<{ snap: MinerSnapshot; text: string; detailRead?: boolean } | null> {
     const st = this.miners.get(ip);
     if (!st) return null;
     const driver = driverFor(st.handle.id.family);
     if (driver) {
       try {
-        const due = detailDue(st.handle, this.env.detailEveryCycles);
+        let due = detailDue(st.handle, this.env.detailEveryCycles);
         let reading = await driver.read(st.handle, this.env);
         if (!due && st.handle.detail && detailsStale(st, reading, o.offlineAfterMissed)) {
+          due = true;
           // rebooted, swapped or re-flashed since the details were read: read them now, not up to an hour later
           st.handle.detail.cycle = -1e9;
           try {
@@ -158,7 +210,7 @@ export class Poller {
         st.lastError = undefined;
         const snap = this.toSnapshot(reading, nowIso(), o.poolWhitelist, st.handle.id.reportedModel);
         st.last = JSON.stringify(snap);
-        return { snap, text: st.last };
+        return { snap, text: st.last, detailRead: due };
       } catch (e) {
         st.lastError = e instanceof Error ? e.message : String(e);
       }
@@ -187,6 +239,7 @@ export class Poller {
     const outJson: JsonItem[] = [];
     let ok = 0;
     let failed = 0;
+    let detailReads = 0;
     const ips = [...this.miners.keys()];
     await forEachLimit(ips, o.concurrency, async (ip) => {
       if (o.signal?.aborted) return;
@@ -195,20 +248,20 @@ export class Poller {
       const s = r.snap;
       if (s.missedPolls === 0) ok++;
       else failed++;
+      if (r.detailRead) detailReads++;
       if (o.json) outJson.push({ n: ipNum(s.ip), sn: s.sn, text: r.text, dup: s.faultLabels.includes('duplicate-sn') });
       else out.push(s);
     });
     let snapshotsJson: string[] = [];
     let snapshots: MinerSnapshot[] = [];
-    if (o.json) {
-      markDuplicateSnsJson(outJson);
-      outJson.sort((a, b) => a.n - b.n);
-      snapshotsJson = outJson.map((x) => x.text);
-    } else {
+    let items: JsonItem[] = [];
+    if (o.json && o.items) items = outJson;
+    else if (o.json) snapshotsJson = finishJsonItems(outJson);
+    else {
       markDuplicateSns(out);
       snapshots = sortByIp(out);
     }
-    return { snapshots, snapshotsJson, startedAt, durationMs: Date.now() - started, ok, failed };
+    return { snapshots, snapshotsJson, items, startedAt, durationMs: Date.now() - started, ok, failed, detailReads };
   }
 
   /** Completes the driver's fresh reading into the snapshot in place (no copy: the reading is not used elsewhere). */
@@ -279,11 +332,18 @@ function nowIso(): string {
 }
 
 /** One snapshot of a json cycle: numeric IP (sort key), serial, JSON text, whether it carries duplicate-sn. */
-interface JsonItem {
+export interface JsonItem {
   n: number;
   sn: string;
   text: string;
   dup: boolean;
+}
+
+/** A json cycle's items (of one or more poll threads) as the batch's texts: duplicate SNs marked, in IP order. */
+export function finishJsonItems(items: JsonItem[]): string[] {
+  markDuplicateSnsJson(items);
+  items.sort((a, b) => a.n - b.n);
+  return items.map((x) => x.text);
 }
 
 /** markDuplicateSns for JSON-text snapshots: only the affected few are re-parsed. */
