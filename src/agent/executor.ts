@@ -20,7 +20,8 @@ import { WhatsminerError } from './protocols/whatsminer';
 export interface ExecutorDeps {
   env: () => DriverEnv;
   handle: (ip: string) => MinerHandle | undefined;
-  snapshot: (ip: string) => MinerSnapshot | null;
+  /** The miner's last snapshot (from its poll thread when the fleet is polled in threads). */
+  snapshot: (ip: string) => MinerSnapshot | null | Promise<MinerSnapshot | null>;
   /** Removes the miner from the agent's list (op 'remove'). */
   remove: (ip: string) => void;
   /** Called after an op touched a miner (refresh details on the next poll). */
@@ -114,7 +115,7 @@ export async function runForTarget(task: AgentTask, ip: string, sn: string | und
     return { ip, ok: true };
   }
   const h = deps.handle(ip);
-  const snap = deps.snapshot(ip);
+  const snap = await deps.snapshot(ip);
   if (!h || !snap) return { ip, ok: false, reason: 'unknown-miner' };
   if (sn && snap.sn && sn !== snap.sn) return { ip, ok: false, reason: 'sn-mismatch' };
   if (task.op === 'history-log') return historyLog(task.id, ip, h, deps);

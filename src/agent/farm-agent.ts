@@ -6,8 +6,9 @@ import { DiskBuffer } from './disk-buffer';
 import { runTask } from './executor';
 import { hostReport } from './host-report';
 import { DEFAULT_DETAIL_EVERY_CYCLES, DEFAULT_PORTS, type DriverEnv } from './miner-types';
-import { Poller, type CycleResult } from './poller';
+import type { CycleResult } from './poller';
 import { scanRanges, type ScanResult } from './scanner/scanner';
+import { ShardedPoller } from './sharded-poller';
 import { UplinkClient } from './uplink';
 
 /**
@@ -32,6 +33,10 @@ export interface FarmAgentOptions {
   timeouts?: { connectMs?: number; rpcMs?: number; webMs?: number; uplinkMs?: number };
   /** Re-read MAC/SN/LED/network mode every N cycles at the latest (default 60; reboots, swaps and operations refresh at once). */
   detailEveryCycles?: number;
+  /** Poll threads for a large fleet (default: the cores, at most 4; 1 = poll on the main thread). */
+  pollThreads?: number;
+  /** Poll in threads from this many known miners on (default 2,000). */
+  shardFromMiners?: number;
 }
 
 export interface CycleReport {
@@ -73,7 +78,7 @@ const FACTORY_CREDENTIALS: Partial<Record<string, Array<{ user: string; password
 export class FarmAgent {
   readonly uplink: UplinkClient;
   readonly buffer: DiskBuffer;
-  readonly poller: Poller;
+  readonly poller: ShardedPoller;
   config: AgentConfig;
   private cycle = 0;
   private readonly startedAt = new Date().toISOString();
@@ -91,7 +96,7 @@ export class FarmAgent {
     this.buffer = new DiskBuffer({ dir: path.join(o.dataDir, 'spool'), maxBatches: o.maxBufferedBatches, maxBytes: o.maxBufferedBytes });
     this.config = AgentConfig.parse({});
     this.doneTasks = new Set(this.readJson<string[]>('tasks-done.json') ?? []);
-    this.poller = new Poller(this.driverEnv());
+    this.poller = new ShardedPoller(this.driverEnv(), { threads: o.pollThreads, shardFromMiners: o.shardFromMiners, log: this.log });
   }
 
   private readJson<T>(name: string): T | null {
@@ -285,6 +290,7 @@ export class FarmAgent {
       if (wait > 0) await sleep(wait, this.abort.signal);
     }
     await this.idle();
+    await this.poller.close();
   }
 
   stop(): void {

@@ -160,16 +160,20 @@ async function runAgent(spec: ChildSpec): Promise<void> {
       const t0 = performance.now();
       const batch = agent.buffer.enqueueJson({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.snapshotsJson);
       const spoolMs = performance.now() - t0;
-      // miners whose details (MAC/SN/LED) were read in this cycle: the driver stamps the handle's cycle (first sight: back-dated)
-      let detailReads = 0;
-      for (const ip of agent.poller.ips()) {
-        const h = agent.poller.handle(ip);
-        if (h?.detail && (i === 1 || h.detail.cycle === h.cycle - 1)) detailReads++;
-      }
       return {
         ok: poll.ok,
         failed: poll.failed,
-        extra: { pollMs: poll.durationMs, spoolMs, snapshots: poll.snapshotsJson.length, batchSeq: batch.batchSeq, detailReads, detailEveryCycles: agent.driverEnv().detailEveryCycles },
+        extra: {
+          pollMs: poll.durationMs,
+          spoolMs,
+          snapshots: poll.snapshotsJson.length,
+          batchSeq: batch.batchSeq,
+          // miners whose details (MAC/SN/LED) were read in this cycle
+          detailReads: poll.detailReads,
+          detailEveryCycles: agent.driverEnv().detailEveryCycles,
+          pollThreads: agent.poller.threadCount,
+          threadHeapMiB: (poll.threadHeapBytes ?? []).map((b) => Math.round(b / 1048576)).join('+'),
+        },
       };
     });
   }

@@ -34,7 +34,7 @@
  * its CPU time per phase is printed too.
  */
 import { availableParallelism } from 'node:os';
-import { AGENT_HEAP_FLAGS } from '@shared/agent-cli';
+import { AGENT_ENV, AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import type { MinerPorts } from '@shared/schemas/agent-uplink';
 import type { ChildSpec, PhaseFigures } from './agent-cycle-child';
 import { type BenchChild, median, mib, printTable, processCpuMs, spawnChild, tempDir } from './bench-support';
@@ -107,7 +107,7 @@ type ChildRun = { startRssMiB: number; phases: Array<PhaseFigures & { simCpuMs: 
  * phase talks to one). A stepped child (spec.stepped) runs each `@@ready` phase when `turns` gives it the turn.
  */
 function startChild(spec: ChildSpec, sims: Sim[], timeoutMs: number, turns?: Turns): { child: BenchChild; done: Promise<ChildRun> } {
-  const child = spawnChild([...AGENT_HEAP_FLAGS, '--import', 'tsx', 'tests/bench/agent-cycle-child.ts', JSON.stringify(spec)], { HASHFIELD_AGENT_CHILD: '1' }, { stdin: spec.stepped });
+  const child = spawnChild([...AGENT_HEAP_FLAGS, '--import', 'tsx', 'tests/bench/agent-cycle-child.ts', JSON.stringify(spec)], { ...AGENT_ENV, HASHFIELD_AGENT_CHILD: '1' }, { stdin: spec.stepped });
   const done = (async (): Promise<ChildRun> => {
     const phases: ChildRun['phases'] = [];
     let seenPhases = 0;
@@ -227,7 +227,7 @@ export async function run(): Promise<void> {
     'simulator CPU': sec(p.simCpuMs),
     'RSS peak': mib(p.rssPeakMiB),
     'RSS after': mib(p.rssAfterMiB),
-    'heap after': mib(p.heapAfterMiB),
+    'heap after': p.extra?.['threadHeapMiB'] ? `${mib(p.heapAfterMiB)} + threads ${String(p.extra['threadHeapMiB'])}` : mib(p.heapAfterMiB),
     'spool (gzip)': p.extra?.['spoolMs'] === undefined ? '–' : sec(Number(p.extra['spoolMs'])),
   });
 

@@ -3,12 +3,13 @@
  * config file (server URL = the address the console was reached at, agentKey, no secret), the systemd unit
  * and the README; the bundled agent.js runs on plain Node: --help, a clear refusal without a secret, and —
  * after the installer puts the secret in the file — it connects to a real server, finds a few simulated
- * miners, and reports again after a restart.
+ * miners, and reports again after a restart. The same file runs as a poll thread of a large fleet.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import { AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,10 @@ import { buildApp } from '@server/app';
 import { agentBundle } from '@server/domains/agent-package/agent-bundle';
 import { AGENT_PACKAGE_PERMISSION } from '@server/routes/agent-package';
 import type { NucStatus } from '@shared/schemas/farm';
+import type { PollWorkerReply, PollWorkerRequest } from '@agent/poll-worker';
+import { scanRanges } from '@agent/scanner/scanner';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { simDriverEnv } from '../support/sim-driver-env';
 import { type Fleet, startFleet } from '@sim/fleet';
 import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin } from './harness';
 
@@ -229,4 +234,33 @@ describe('GET /api/agent/package', () => {
     expect(log.slice(before)).toBe(''); // nothing on the console: the task would lose it
     expect(await stop(proc)).toBe(0);
   }, 180_000);
+
+  it('runs as a poll thread of its own (sharded-poller.ts starts agent.js in a marked worker for a large fleet)', async () => {
+    const res = await admin.request({ method: 'GET', url: '/api/agent/package', query: { agentKey: KEY }, headers: { host: `127.0.0.1:${port}` } });
+    const dir = unpack(res.rawPayload, 'thread');
+    const env = simDriverEnv(fleet);
+    const miners = (await scanRanges([{ ipBegin: CIDR }], env, { concurrency: 10 })).miners;
+    expect(miners.length).toBe(MINERS);
+    const worker = new Worker(path.join(dir, 'agent.js'), { workerData: { hashfieldPollWorker: true } });
+    try {
+      const reply = new Promise<PollWorkerReply>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      const send = (m: PollWorkerRequest) => worker.postMessage(m);
+      send({ t: 'env', env });
+      send({ t: 'upsert', miners });
+      send({ t: 'cycle', id: 7, o: { offlineAfterMissed: 2, poolWhitelist: [], concurrency: 10 } });
+      const r = await reply;
+      expect(r.t).toBe('reply');
+      const cycle = (r as Extract<PollWorkerReply, { t: 'reply' }>).value as { items: Array<{ text: string }>; ok: number };
+      expect(r.id).toBe(7);
+      expect(cycle.ok).toBe(MINERS);
+      const snaps = cycle.items.map((x) => JSON.parse(x.text) as MinerSnapshot);
+      expect(snaps.map((x) => x.ip).sort()).toEqual(miners.map((m) => m.ip).sort());
+      expect(snaps.every((x) => x.online && x.rt5s > 0)).toBe(true);
+    } finally {
+      await worker.terminate();
+    }
+  }, 60_000);
 });

@@ -13,6 +13,7 @@ import { build, version as esbuildVersion } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const AGENT_MAIN = path.join(ROOT, 'src/agent/main.ts');
+const POLL_WORKER = path.join(ROOT, 'src/agent/poll-worker.ts');
 const LAUNCHER = fileURLToPath(new URL('./package-launcher.ts', import.meta.url));
 /** Folders whose sources end up in the bundle (the agent imports shared; both import zod). */
 const SOURCE_DIRS = [path.join(ROOT, 'src/agent'), path.join(ROOT, 'src/shared')];
@@ -61,7 +62,16 @@ export function agentSourceHash(): string {
 async function buildBundle(hash: string): Promise<Buffer> {
   const result = await build({
     stdin: {
-      contents: `import ${JSON.stringify(LAUNCHER)};\nimport ${JSON.stringify(AGENT_MAIN)};\n`,
+      // One file for both: the agent (launcher, then main), or in a poll thread (sharded-poller.ts) the thread's loop.
+      contents: [
+        `import { isMainThread, workerData } from 'node:worker_threads';`,
+        `import { POLL_WORKER_MARK, startPollWorker } from ${JSON.stringify(POLL_WORKER)};`,
+        `if (!isMainThread && workerData?.[POLL_WORKER_MARK]) startPollWorker();`,
+        `else {`,
+        `  require(${JSON.stringify(LAUNCHER)});`,
+        `  require(${JSON.stringify(AGENT_MAIN)});`,
+        `}`,
+      ].join('\n'),
       resolveDir: ROOT,
       sourcefile: 'hashfield-agent-entry.ts',
       loader: 'ts',

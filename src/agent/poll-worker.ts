@@ -1,0 +1,89 @@
+import { getHeapStatistics } from 'node:v8';
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import type { DriverEnv, IdentifiedMiner } from './miner-types';
+import { Poller, type CycleOptions, type JsonItem, type MinerTransfer } from './poller';
+
+/**
+ * One poll thread of the sharded poller (sharded-poller.ts): a Poller that owns its share of the fleet (sessions,
+ * missed polls, last snapshots) and polls it when asked. Messages from the main thread, answered when they carry an id:
+ *   env {env}                  driver settings (credentials, ports, timeouts)
+ *   take {miners}              miners handed over with their state (MinerTransfer)
+ *   upsert {miners}            identities from a scan (new miners, or a changed identity)
+ *   remove {ip} / invalidate {ip}
+ *   snapshot {id, ip}          → the miner's last snapshot or null
+ *   cycle {id, o}              → one cycle of this share: unsorted JSON items, ok, failed, detail reads
+ *   abort                      stops the running cycle (the agent is stopping)
+ */
+
+export type PollWorkerRequest =
+  | { t: 'env'; env: DriverEnv }
+  | { t: 'take'; miners: MinerTransfer[] }
+  | { t: 'upsert'; miners: IdentifiedMiner[] }
+  | { t: 'remove'; ip: string }
+  | { t: 'invalidate'; ip: string }
+  | { t: 'snapshot'; id: number; ip: string }
+  | { t: 'cycle'; id: number; o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist' | 'concurrency'> }
+  | { t: 'abort' };
+
+export interface PollWorkerCycle {
+  items: JsonItem[];
+  ok: number;
+  failed: number;
+  detailReads: number;
+  /** The thread's V8 heap after its share (physical bytes): what it adds to the agent's memory. */
+  heapBytes: number;
+}
+
+export type PollWorkerReply = { t: 'reply'; id: number; value: PollWorkerCycle | MinerSnapshot | null } | { t: 'error'; id: number; message: string };
+
+/** Marks a worker started for polling (workerData), so the packaged agent's one file knows what to run in it. */
+export const POLL_WORKER_MARK = 'hashfieldPollWorker';
+
+/** Serves the main thread's requests on `port` (the worker's parent port) until the thread is terminated. */
+export function startPollWorker(port: MessagePort | null = parentPort): void {
+  if (!port) throw new Error('startPollWorker: not in a worker thread');
+  let poller: Poller | null = null;
+  let abort = new AbortController();
+  const reply = (m: PollWorkerReply) => port.postMessage(m);
+  port.on('message', (m: PollWorkerRequest) => {
+    switch (m.t) {
+      case 'env':
+        if (poller) poller.setEnv(m.env);
+        else poller = new Poller(m.env);
+        return;
+      case 'take':
+        need(poller).importMiners(m.miners);
+        return;
+      case 'upsert':
+        need(poller).upsertMiners(m.miners);
+        return;
+      case 'remove':
+        need(poller).removeMiner(m.ip);
+        return;
+      case 'invalidate':
+        need(poller).invalidateDetail(m.ip);
+        return;
+      case 'snapshot':
+        reply({ t: 'reply', id: m.id, value: need(poller).lastSnapshot(m.ip) });
+        return;
+      case 'abort':
+        abort.abort();
+        abort = new AbortController();
+        return;
+      case 'cycle':
+        need(poller)
+          .pollCycle({ ...m.o, json: true, items: true, signal: abort.signal })
+          .then(
+            (r) => reply({ t: 'reply', id: m.id, value: { items: r.items, ok: r.ok, failed: r.failed, detailReads: r.detailReads, heapBytes: getHeapStatistics().total_physical_size } }),
+            (e: unknown) => reply({ t: 'error', id: m.id, message: e instanceof Error ? e.message : String(e) }),
+          );
+        return;
+    }
+  });
+}
+
+function need(p: Poller | null): Poller {
+  if (!p) throw new Error('poll thread used before its settings (env) arrived');
+  return p;
+}

@@ -1,0 +1,329 @@
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import type { DriverEnv, IdentifiedMiner, MinerHandle } from './miner-types';
+import { finishJsonItems, Poller, type CycleOptions, type CycleResult, type JsonItem, type MinerTransfer } from './poller';
+import { POLL_WORKER_MARK, type PollWorkerCycle, type PollWorkerReply, type PollWorkerRequest } from './poll-worker';
+
+/**
+ * The agent's poller. A small fleet is polled on the main thread (Poller). From `shardFromMiners` known miners on
+ * (default 2,000) and with two or more cores, the fleet is split over poll threads (worker_threads, one Poller each,
+ * `threads` of them: default the cores, at most 4): a miner belongs to one thread by a hash of its IP, the thread keeps
+ * its sessions, missed polls and last snapshot, and a cycle polls all shares at once with the concurrency divided
+ * between them. The threads' JSON snapshots are joined here (duplicate SNs across the fleet, IP order), so a batch is
+ * the same whichever thread polled a miner.
+ *
+ * Why: at 20,000 miners one thread spends a cycle's whole wall time on CPU (connecting, parsing the replies,
+ * normalising, serialising), so the cycle is as long as that thread's work; a farm computer has more cores than one.
+ *
+ * Operations (executor) run on the main thread with their own handle per miner (identity only: the drivers open
+ * their sessions again); afterwards `invalidateDetail` tells the owning thread to re-read the details. A poll thread
+ * that dies is started again with its miners' identities (their missed counts and last snapshots are lost).
+ */
+
+export interface MinerPoller {
+  setEnv(env: DriverEnv): void;
+  getEnv(): DriverEnv;
+  upsertMiners(found: IdentifiedMiner[]): void;
+  removeMiner(ip: string): boolean;
+  /** The handle operations use (on the main thread). */
+  handle(ip: string): MinerHandle | undefined;
+  lastSnapshot(ip: string): MinerSnapshot | null | Promise<MinerSnapshot | null>;
+  invalidateDetail(ip: string): void;
+  readonly size: number;
+  ips(): string[];
+  pollCycle(o: CycleOptions): Promise<CycleResult>;
+}
+
+export interface ShardOptions {
+  /** Poll threads once sharded (default: the cores, at most 4; 1 = never shard). */
+  threads?: number;
+  /** Shard from this many known miners on (default 2,000). */
+  shardFromMiners?: number;
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_SHARD_FROM_MINERS = 2000;
+export const MAX_POLL_THREADS = 4;
+
+export function defaultPollThreads(): number {
+  return Math.max(1, Math.min(MAX_POLL_THREADS, os.availableParallelism()));
+}
+
+// Only in the packaged agent (one CommonJS file, whose entry runs startPollWorker in a marked worker).
+declare const HASHFIELD_PACKAGE: boolean | undefined;
+
+/** What a poll thread runs: the packaged agent's own file, or (from the sources) poll-worker-main.ts bundled here. */
+function workerEntry(): { code: string; eval: boolean } {
+  if (typeof HASHFIELD_PACKAGE !== 'undefined' && HASHFIELD_PACKAGE) return { code: __filename, eval: false };
+  return { code: (sourceWorkerCode ??= bundleWorkerSource()), eval: true };
+}
+
+let sourceWorkerCode: string | undefined;
+
+/**
+ * From the sources, the poll thread's code is bundled once per process by esbuild (~0.15 s) and run as one CommonJS
+ * script, like the packaged agent's file: no TypeScript loader in each thread (tsx there costs ~20 MiB per thread and
+ * Node 20 does not pass a worker's `--import` on). esbuild is loaded only here (not part of the packaged agent).
+ */
+function bundleWorkerSource(): string {
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const entry = fileURLToPath(new URL('./poll-worker-main.ts', import.meta.url));
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const out = esbuild.buildSync({ entryPoints: [entry], bundle: true, platform: 'node', target: 'node20', format: 'cjs', write: false, tsconfig: `${root}tsconfig.json`, logLevel: 'silent' });
+  const code = out.outputFiles[0]?.text;
+  if (!code) throw new Error('esbuild produced no poll thread code');
+  return code;
+}
+
+/** Heap of one poll thread: ~10,000 miners' state and a cycle's replies (the main thread keeps the spool). */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 24 };
+
+class Shard {
+  private worker: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  dead = false;
+
+  constructor(
+    readonly index: number,
+    env: DriverEnv,
+    private readonly log: (line: string) => void,
+  ) {
+    const entry = workerEntry();
+    this.worker = new Worker(entry.code, { eval: entry.eval, workerData: { [POLL_WORKER_MARK]: true }, resourceLimits: WORKER_LIMITS });
+    this.worker.unref();
+    this.worker.on('message', (m: PollWorkerReply) => this.settle(m));
+    this.worker.on('error', (e) => this.log(`poll thread ${index} failed: ${e.message}`));
+    this.worker.on('exit', (code) => {
+      this.dead = true;
+      const err = new Error(`poll thread ${index} stopped (exit ${code})`);
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    });
+    this.post({ t: 'env', env });
+  }
+
+  post(m: PollWorkerRequest): void {
+    if (!this.dead) this.worker.postMessage(m);
+  }
+
+  call<T>(m: PollWorkerRequest & { id: number }): Promise<T> {
+    if (this.dead) return Promise.reject(new Error(`poll thread ${this.index} is not running`));
+    // A pending answer keeps the process alive (the sockets are in the thread); an idle thread does not.
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(m.id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage(m);
+    });
+  }
+
+  id(): number {
+    return this.nextId++;
+  }
+
+  private settle(m: PollWorkerReply): void {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (m.t === 'reply') p.resolve(m.value);
+    else p.reject(new Error(m.message));
+  }
+
+  terminate(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
+export class ShardedPoller implements MinerPoller {
+  private readonly local: Poller;
+  private shards: Shard[] | null = null;
+  /** When sharded: every known miner's main-thread handle (identity; sessions of operations). */
+  private readonly handles = new Map<string, MinerHandle>();
+  private readonly threads: number;
+  private readonly shardFrom: number;
+  private readonly log: (line: string) => void;
+
+  constructor(
+    private env: DriverEnv,
+    o: ShardOptions = {},
+  ) {
+    this.local = new Poller(env);
+    this.threads = Math.max(1, Math.floor(o.threads ?? defaultPollThreads()));
+    this.shardFrom = o.shardFromMiners ?? DEFAULT_SHARD_FROM_MINERS;
+    this.log = o.log ?? (() => undefined);
+  }
+
+  /** Poll threads in use (0: the main thread polls). */
+  get threadCount(): number {
+    return this.shards?.length ?? 0;
+  }
+
+  setEnv(env: DriverEnv): void {
+    this.env = env;
+    if (this.shards) for (const s of this.shards) s.post({ t: 'env', env });
+    else this.local.setEnv(env);
+  }
+
+  getEnv(): DriverEnv {
+    return this.env;
+  }
+
+  get size(): number {
+    return this.shards ? this.handles.size : this.local.size;
+  }
+
+  ips(): string[] {
+    return this.shards ? [...this.handles.keys()] : this.local.ips();
+  }
+
+  upsertMiners(found: IdentifiedMiner[]): void {
+    if (!this.shards) {
+      this.local.upsertMiners(found);
+      if (this.threads > 1 && this.local.size >= this.shardFrom) this.shard();
+      return;
+    }
+    const per: IdentifiedMiner[][] = this.shards.map(() => []);
+    for (const id of found) {
+      const h = this.handles.get(id.ip);
+      if (!h || h.id.family !== id.family) this.handles.set(id.ip, { id: { ...id }, cycle: 0 });
+      else Object.assign(h.id, id);
+      per[shardOf(id.ip, this.shards.length)]!.push(id);
+    }
+    this.shards.forEach((s, i) => {
+      if (per[i]!.length) s.post({ t: 'upsert', miners: per[i]! });
+    });
+  }
+
+  removeMiner(ip: string): boolean {
+    if (!this.shards) return this.local.removeMiner(ip);
+    this.owner(ip).post({ t: 'remove', ip });
+    return this.handles.delete(ip);
+  }
+
+  handle(ip: string): MinerHandle | undefined {
+    return this.shards ? this.handles.get(ip) : this.local.handle(ip);
+  }
+
+  lastSnapshot(ip: string): MinerSnapshot | null | Promise<MinerSnapshot | null> {
+    if (!this.shards) return this.local.lastSnapshot(ip);
+    if (!this.handles.has(ip)) return null;
+    const s = this.owner(ip);
+    return s.call<MinerSnapshot | null>({ t: 'snapshot', id: s.id(), ip }).catch(() => null);
+  }
+
+  invalidateDetail(ip: string): void {
+    if (!this.shards) return this.local.invalidateDetail(ip);
+    this.owner(ip).post({ t: 'invalidate', ip });
+  }
+
+  async pollCycle(o: CycleOptions): Promise<CycleResult> {
+    if (!this.shards) return this.local.pollCycle(o);
+    const started = Date.now();
+    const shards = this.shards;
+    const concurrency = Math.max(1, Math.ceil(o.concurrency / shards.length));
+    const onAbort = () => {
+      for (const s of shards) s.post({ t: 'abort' });
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    let parts: PollWorkerCycle[];
+    try {
+      parts = await Promise.all(
+        shards.map(async (_s, i) => {
+          const ask = (s: Shard) => s.call<PollWorkerCycle>({ t: 'cycle', id: s.id(), o: { offlineAfterMissed: o.offlineAfterMissed, poolWhitelist: o.poolWhitelist, concurrency } });
+          try {
+            return await ask(this.alive(i));
+          } catch (e) {
+            // the thread died during the cycle: start it again with its miners and poll its share once more
+            this.log(e instanceof Error ? e.message : String(e));
+            return ask(this.alive(i));
+          }
+        }),
+      );
+    } finally {
+      o.signal?.removeEventListener('abort', onAbort);
+    }
+    const items: JsonItem[] = [];
+    let ok = 0;
+    let failed = 0;
+    let detailReads = 0;
+    for (const p of parts) {
+      for (const x of p.items) items.push(x);
+      ok += p.ok;
+      failed += p.failed;
+      detailReads += p.detailReads;
+    }
+    let snapshotsJson: string[] = [];
+    let snapshots: MinerSnapshot[] = [];
+    let rawItems: JsonItem[] = [];
+    if (o.json && o.items) rawItems = items;
+    else if (o.json) snapshotsJson = finishJsonItems(items);
+    else snapshots = finishJsonItems(items).map((t) => JSON.parse(t) as MinerSnapshot);
+    return {
+      snapshots,
+      snapshotsJson,
+      items: rawItems,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      ok,
+      failed,
+      detailReads,
+      threadHeapBytes: parts.map((p) => p.heapBytes),
+    };
+  }
+
+  /** Stops the poll threads (the agent is stopping). */
+  async close(): Promise<void> {
+    const shards = this.shards ?? [];
+    await Promise.all(shards.map((s) => s.terminate()));
+  }
+
+  /** Moves the main thread's miners (with their state) to new poll threads. */
+  private shard(): void {
+    const n = this.threads;
+    const moved = this.local.exportMiners();
+    const per: MinerTransfer[][] = Array.from({ length: n }, () => []);
+    for (const t of moved) {
+      per[shardOf(t.id.ip, n)]!.push(t);
+      this.handles.set(t.id.ip, { id: { ...t.id }, cycle: 0 });
+    }
+    for (const t of moved) this.local.removeMiner(t.id.ip);
+    this.shards = per.map((list, i) => {
+      const s = new Shard(i, this.env, this.log);
+      s.post({ t: 'take', miners: list });
+      return s;
+    });
+    this.log(`${moved.length} miners: polling in ${n} threads`);
+  }
+
+  /** The shard `i`, started again with its miners if its thread died. */
+  private alive(i: number): Shard {
+    const shards = this.shards!;
+    const s = shards[i]!;
+    if (!s.dead) return s;
+    const fresh = new Shard(i, this.env, this.log);
+    const mine: MinerTransfer[] = [];
+    for (const h of this.handles.values()) if (shardOf(h.id.ip, shards.length) === i) mine.push({ id: h.id, cycle: 0, missed: 0, last: null });
+    fresh.post({ t: 'take', miners: mine });
+    shards[i] = fresh;
+    this.log(`poll thread ${i} started again with ${mine.length} miners`);
+    return fresh;
+  }
+
+  private owner(ip: string): Shard {
+    return this.alive(shardOf(ip, this.shards!.length));
+  }
+}
+
+/** The poll thread of an IP: FNV-1a of its text (neighbouring addresses spread evenly). */
+export function shardOf(ip: string, n: number): number {
+  let x = 0x811c9dc5;
+  for (let i = 0; i < ip.length; i++) {
+    x ^= ip.charCodeAt(i);
+    x = Math.imul(x, 0x01000193) >>> 0;
+  }
+  return x % n;
+}
