@@ -16,14 +16,16 @@ import { Poller, type CycleOptions, type JsonItem, type MinerTransfer } from './
  *   abort                      stops the running cycle (the agent is stopping)
  */
 
+/** The requests the thread answers (the main thread numbers them: `id`). */
+export type PollWorkerCall = { t: 'snapshot'; ip: string } | { t: 'cycle'; o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist' | 'concurrency'> };
+
 export type PollWorkerRequest =
   | { t: 'env'; env: DriverEnv }
   | { t: 'take'; miners: MinerTransfer[] }
   | { t: 'upsert'; miners: IdentifiedMiner[] }
   | { t: 'remove'; ip: string }
   | { t: 'invalidate'; ip: string }
-  | { t: 'snapshot'; id: number; ip: string }
-  | { t: 'cycle'; id: number; o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist' | 'concurrency'> }
+  | (PollWorkerCall & { id: number })
   | { t: 'abort' };
 
 export interface PollWorkerCycle {

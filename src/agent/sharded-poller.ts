@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DriverEnv, IdentifiedMiner, MinerHandle } from './miner-types';
 import { finishJsonItems, Poller, type CycleOptions, type CycleResult, type JsonItem, type MinerTransfer } from './poller';
-import { POLL_WORKER_MARK, type PollWorkerCycle, type PollWorkerReply, type PollWorkerRequest } from './poll-worker';
+import { POLL_WORKER_MARK, type PollWorkerCall, type PollWorkerCycle, type PollWorkerReply, type PollWorkerRequest } from './poll-worker';
 
 /**
  * The agent's poller. A small fleet is polled on the main thread (Poller). From `shardFromMiners` known miners on
@@ -23,20 +23,6 @@ import { POLL_WORKER_MARK, type PollWorkerCycle, type PollWorkerReply, type Poll
  * that dies is started again with its miners' identities (their missed counts and last snapshots are lost).
  */
 
-export interface MinerPoller {
-  setEnv(env: DriverEnv): void;
-  getEnv(): DriverEnv;
-  upsertMiners(found: IdentifiedMiner[]): void;
-  removeMiner(ip: string): boolean;
-  /** The handle operations use (on the main thread). */
-  handle(ip: string): MinerHandle | undefined;
-  lastSnapshot(ip: string): MinerSnapshot | null | Promise<MinerSnapshot | null>;
-  invalidateDetail(ip: string): void;
-  readonly size: number;
-  ips(): string[];
-  pollCycle(o: CycleOptions): Promise<CycleResult>;
-}
-
 export interface ShardOptions {
   /** Poll threads once sharded (default: the cores, at most 4; 1 = never shard). */
   threads?: number;
@@ -45,10 +31,10 @@ export interface ShardOptions {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_SHARD_FROM_MINERS = 2000;
+const DEFAULT_SHARD_FROM_MINERS = 2000;
 export const MAX_POLL_THREADS = 4;
 
-export function defaultPollThreads(): number {
+function defaultPollThreads(): number {
   return Math.max(1, Math.min(MAX_POLL_THREADS, os.availableParallelism()));
 }
 
@@ -110,18 +96,16 @@ class Shard {
     if (!this.dead) this.worker.postMessage(m);
   }
 
-  call<T>(m: PollWorkerRequest & { id: number }): Promise<T> {
+  /** Sends a request that is answered (`PollWorkerCall`, numbered here) and waits for its answer. */
+  call<T>(m: PollWorkerCall): Promise<T> {
     if (this.dead) return Promise.reject(new Error(`poll thread ${this.index} is not running`));
     // A pending answer keeps the process alive (the sockets are in the thread); an idle thread does not.
     if (this.pending.size === 0) this.worker.ref();
+    const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(m.id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage(m);
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...m, id } satisfies PollWorkerRequest);
     });
-  }
-
-  id(): number {
-    return this.nextId++;
   }
 
   private settle(m: PollWorkerReply): void {
@@ -138,7 +122,7 @@ class Shard {
   }
 }
 
-export class ShardedPoller implements MinerPoller {
+export class ShardedPoller {
   private readonly local: Poller;
   private shards: Shard[] | null = null;
   /** When sharded: every known miner's main-thread handle (identity; sessions of operations). */
@@ -166,10 +150,6 @@ export class ShardedPoller implements MinerPoller {
     this.env = env;
     if (this.shards) for (const s of this.shards) s.post({ t: 'env', env });
     else this.local.setEnv(env);
-  }
-
-  getEnv(): DriverEnv {
-    return this.env;
   }
 
   get size(): number {
@@ -211,8 +191,7 @@ export class ShardedPoller implements MinerPoller {
   lastSnapshot(ip: string): MinerSnapshot | null | Promise<MinerSnapshot | null> {
     if (!this.shards) return this.local.lastSnapshot(ip);
     if (!this.handles.has(ip)) return null;
-    const s = this.owner(ip);
-    return s.call<MinerSnapshot | null>({ t: 'snapshot', id: s.id(), ip }).catch(() => null);
+    return this.owner(ip).call<MinerSnapshot | null>({ t: 'snapshot', ip }).catch(() => null);
   }
 
   invalidateDetail(ip: string): void {
@@ -233,7 +212,7 @@ export class ShardedPoller implements MinerPoller {
     try {
       parts = await Promise.all(
         shards.map(async (_s, i) => {
-          const ask = (s: Shard) => s.call<PollWorkerCycle>({ t: 'cycle', id: s.id(), o: { offlineAfterMissed: o.offlineAfterMissed, poolWhitelist: o.poolWhitelist, concurrency } });
+          const ask = (s: Shard) => s.call<PollWorkerCycle>({ t: 'cycle', o: { offlineAfterMissed: o.offlineAfterMissed, poolWhitelist: o.poolWhitelist, concurrency } });
           try {
             return await ask(this.alive(i));
           } catch (e) {
@@ -256,16 +235,12 @@ export class ShardedPoller implements MinerPoller {
       failed += p.failed;
       detailReads += p.detailReads;
     }
-    let snapshotsJson: string[] = [];
-    let snapshots: MinerSnapshot[] = [];
-    let rawItems: JsonItem[] = [];
-    if (o.json && o.items) rawItems = items;
-    else if (o.json) snapshotsJson = finishJsonItems(items);
-    else snapshots = finishJsonItems(items).map((t) => JSON.parse(t) as MinerSnapshot);
+    // (`items`, a thread's unfinished share, is what the threads answer; the joined cycle is always finished)
+    const texts = finishJsonItems(items);
     return {
-      snapshots,
-      snapshotsJson,
-      items: rawItems,
+      snapshots: o.json ? [] : texts.map((t) => JSON.parse(t) as MinerSnapshot),
+      snapshotsJson: o.json ? texts : [],
+      items: [],
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       ok,
@@ -289,8 +264,8 @@ export class ShardedPoller implements MinerPoller {
     for (const t of moved) {
       per[shardOf(t.id.ip, n)]!.push(t);
       this.handles.set(t.id.ip, { id: { ...t.id }, cycle: 0 });
+      this.local.removeMiner(t.id.ip);
     }
-    for (const t of moved) this.local.removeMiner(t.id.ip);
     this.shards = per.map((list, i) => {
       const s = new Shard(i, this.env, this.log);
       s.post({ t: 'take', miners: list });

@@ -171,7 +171,6 @@ async function runAgent(spec: ChildSpec): Promise<void> {
           // miners whose details (MAC/SN/LED) were read in this cycle
           detailReads: poll.detailReads,
           detailEveryCycles: agent.driverEnv().detailEveryCycles,
-          pollThreads: agent.poller.threadCount,
           threadHeapMiB: (poll.threadHeapBytes ?? []).map((b) => Math.round(b / 1048576)).join('+'),
         },
       };
