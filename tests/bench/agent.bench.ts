@@ -29,12 +29,15 @@
  * (d4) the server side of the same cycle: the snapshot-ingest bench (one 20,000-miner batch on PGlite and
  *      on PostgreSQL) is run after it, unless HF_BENCH_AGENT_INGEST=0.
  *
- * The agent runs as `node --max-old-space-size=192 --max-semi-space-size=8 --import tsx
- * tests/bench/agent-cycle-child.ts` (the heap flags src/agent/main.ts re-executes the agent with), the
+ * The agent runs as `node --max-old-space-size=192 --max-semi-space-size=8 <bundle of tests/bench/agent-cycle-child.ts>`
+ * (the heap flags src/agent/main.ts re-executes the agent with; the bundle built as the packaged agent.js is, see
+ * childScript; HF_BENCH_AGENT_SOURCES=1: `--import tsx tests/bench/agent-cycle-child.ts`), the
  * simulator as `node --import tsx src/simulator/main.ts`. The simulator shares the CPUs with the agent;
  * its CPU time per phase is printed too.
  */
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { buildSync } from 'esbuild';
 import { AGENT_ENV, AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import type { MinerPorts } from '@shared/schemas/agent-uplink';
 import type { ChildSpec, PhaseFigures } from './agent-cycle-child';
@@ -107,8 +110,8 @@ type ChildRun = { startRssMiB: number; phases: Array<PhaseFigures & { simCpuMs: 
  * Starts a bench child; `done` resolves with its phases, each with the simulators' CPU time during it (summed: a
  * phase talks to one). A stepped child (spec.stepped) runs each `@@ready` phase when `turns` gives it the turn.
  */
-function startChild(spec: ChildSpec, sims: Sim[], timeoutMs: number, turns?: Turns): { child: BenchChild; done: Promise<ChildRun> } {
-  const child = spawnChild([...AGENT_HEAP_FLAGS, '--import', 'tsx', 'tests/bench/agent-cycle-child.ts', JSON.stringify(spec)], { ...AGENT_ENV, HASHFIELD_AGENT_CHILD: '1' }, { stdin: spec.stepped });
+function startChild(script: { args: string[] }, spec: ChildSpec, sims: Sim[], timeoutMs: number, turns?: Turns): { child: BenchChild; done: Promise<ChildRun> } {
+  const child = spawnChild([...AGENT_HEAP_FLAGS, ...script.args, JSON.stringify(spec)], { ...AGENT_ENV, HASHFIELD_AGENT_CHILD: '1' }, { stdin: spec.stepped });
   const done = (async (): Promise<ChildRun> => {
     const phases: ChildRun['phases'] = [];
     let seenPhases = 0;
@@ -166,8 +169,33 @@ function startChild(spec: ChildSpec, sims: Sim[], timeoutMs: number, turns?: Tur
 const sec = (msv: number) => `${(msv / 1000).toFixed(2)} s`;
 const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
 
+/**
+ * The children's code: by default one esbuild bundle of agent-cycle-child.ts, built as the packaged agent.js is
+ * (agent-bundle.ts: cjs, minified, HASHFIELD_PACKAGE, the file is its own poll thread), since that is what a farm
+ * runs; HF_BENCH_AGENT_SOURCES=1 runs the sources under tsx instead (`npm run agent`), whose loader adds its own heap.
+ */
+function childScript(dir: string): { args: string[]; label: string } {
+  if (process.env['HF_BENCH_AGENT_SOURCES'] === '1') return { args: ['--import', 'tsx', 'tests/bench/agent-cycle-child.ts'], label: 'sources under tsx' };
+  const file = path.join(dir, 'agent-cycle-child.cjs');
+  buildSync({
+    entryPoints: ['tests/bench/agent-cycle-child.ts'],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minify: true,
+    tsconfig: 'tsconfig.json',
+    define: { HASHFIELD_PACKAGE: 'true' },
+    outfile: file,
+    logLevel: 'silent',
+  });
+  return { args: [file], label: 'bundled as the packaged agent.js' };
+}
+
 export async function run(): Promise<void> {
   const data = tempDir('hf-bench-agent-');
+  const script = childScript(data.dir);
+  console.log(`children's code: ${script.label}`);
   console.log(`\nagent bench: simulators on ${POLL_CIDR} (${MINERS} miners) and ${SMALL_CIDR} (${SMALL_MINERS}); ${availableParallelism()} CPUs shared by agent and simulator`);
   const big = await startSim(MINERS, POLL_CIDR, 60);
   const small = await startSim(SMALL_MINERS, SMALL_CIDR, 61);
@@ -179,6 +207,7 @@ export async function run(): Promise<void> {
     // agent cycle 1, bare per-family cycle 1, agent cycle 2, …: each pair side by side in time
     const turns = new Turns(Array.from({ length: cycles }, () => ['agent', 'bare']).flat());
     const agent = startChild(
+      script,
       {
         ...base,
         mode: 'agent',
@@ -197,7 +226,7 @@ export async function run(): Promise<void> {
     agent.done.then(ended, ended);
     while (!agent.child.output().includes('@@ready ') && !agentEnded) await new Promise((r) => setTimeout(r, 50));
     if (agentEnded) await agent.done; // its error, or a run without cycles
-    const bare = startChild({ ...base, mode: 'bare', bareFamily: true, scans: [] }, [big], CHILD_TIMEOUT_MS, turns);
+    const bare = startChild(script, { ...base, mode: 'bare', bareFamily: true, scans: [] }, [big], CHILD_TIMEOUT_MS, turns);
     [agentRun, bareRun] = await Promise.all([agent.done, bare.done]);
   } finally {
     await small.child.stop();
@@ -248,7 +277,7 @@ export async function run(): Promise<void> {
   const bareFamilyCpu = cpuPerMinerUs(bareFamilySteady);
   const agentCpu = cpuPerMinerUs(steady);
   console.log(`CPU per miner, steady medians: agent ${agentCpu.toFixed(0)} µs, bare per-family ${bareFamilyCpu.toFixed(0)} µs (${(agentCpu / bareFamilyCpu).toFixed(2)}×), simulator during the agent's cycles ${((median(steady.map((p) => p.simCpuMs)) * 1000) / MINERS).toFixed(0)} µs, during the bare per-family cycles ${((median(bareFamilySteady.map((p) => p.simCpuMs)) * 1000) / MINERS).toFixed(0)} µs.`);
-  console.log(`RSS of each child at start, modules loaded and nothing done: agent ${mib(agentRun.startRssMiB)}, bare ${mib(bareRun.startRssMiB)} (node + tsx + the imported agent modules).`);
+  console.log(`RSS of each child at start, modules loaded and nothing done: agent ${mib(agentRun.startRssMiB)}, bare ${mib(bareRun.startRssMiB)} (node + the children's code, ${script.label}).`);
 
   const scanRows: Record<string, Record<string, unknown>> = {};
   for (const p of scans) {
