@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Button, EmptyState, Group, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -23,8 +23,12 @@ const CLOSED = { open: false } as const;
 
 function useConfirmDelete() {
   const { t } = useTranslation('pools');
-  return (title: string, run: (done: DeletionCallbacks) => void) => confirmDeletion(t, t('delete.confirmBody', { name: title }), run);
+  return useCallback((title: string, run: (done: DeletionCallbacks) => void) => confirmDeletion(t, t('delete.confirmBody', { name: title }), run), [t]);
 }
+
+const groupLabel = (g: PoolGroup) => g.name;
+const subAccountLabel = (s: SubAccount) => s.accountName;
+const whitelistLabel = (e: PoolWhitelistEntry) => e.poolUrls;
 
 function rowActions(label: string, t: (k: string) => string, onEdit: () => void, onDelete: () => void): ReactNode {
   return (
@@ -43,13 +47,77 @@ function rowActions(label: string, t: (k: string) => string, onEdit: () => void,
   );
 }
 
+/**
+ * One tab's table: the columns, then (with the operate permission) an actions column (edit, delete after a
+ * confirmation), an add button and the tab's dialog for a new or the edited row.
+ */
+function EditableTable<T extends { id: number | string }>(props: {
+  prefKey: string;
+  ariaLabel: string;
+  columns: Column<T>[];
+  query: Parameters<typeof queryTableState>[0];
+  rows: T[];
+  emptyText: string;
+  canOperate: boolean;
+  addLabel: string;
+  addTestId: string;
+  /** the row's name in the delete confirmation and the action buttons' labels */
+  label: (row: T) => string;
+  remove: (row: T, done: DeletionCallbacks) => void;
+  dialog: (opened: boolean, row: T | undefined, onClose: () => void) => ReactNode;
+}) {
+  const { t } = useTranslation('pools');
+  const confirm = useConfirmDelete();
+  const [dialog, setDialog] = useState<Dialog<T>>(CLOSED);
+  const { columns, canOperate, label, remove } = props;
+  const withActions = useMemo<Column<T>[]>(() => {
+    if (!canOperate) return columns;
+    const actions: Column<T> = {
+      key: 'actions',
+      title: t('columns.actions'),
+      width: 100,
+      align: 'center',
+      fixed: 'right',
+      render: (row) =>
+        rowActions(
+          label(row),
+          t,
+          () => setDialog({ open: true, row }),
+          () => confirm(label(row), (done) => remove(row, done)),
+        ),
+    };
+    return [...columns, actions];
+  }, [t, canOperate, columns, label, remove, confirm]);
+  return (
+    <>
+      <DataTable<T>
+        prefKey={props.prefKey}
+        ariaLabel={props.ariaLabel}
+        columns={withActions}
+        rows={props.rows}
+        rowKey="id"
+        rowNumbers
+        {...queryTableState(props.query)}
+        emptyText={props.emptyText}
+        toolbar={
+          canOperate && (
+            <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ open: true })} data-testid={props.addTestId}>
+              {props.addLabel}
+            </Button>
+          )
+        }
+      />
+      {canOperate && props.dialog(dialog.open, dialog.open ? dialog.row : undefined, () => setDialog(CLOSED))}
+    </>
+  );
+}
+
 function GroupsTab({ agentKey, canOperate }: { agentKey: string; canOperate: boolean }) {
   const { t } = useTranslation('pools');
   const groups = usePoolGroups(agentKey);
   const subs = useSubAccounts(agentKey);
-  const { mutate: remove } = useDeletePoolGroup();
-  const confirm = useConfirmDelete();
-  const [dialog, setDialog] = useState<Dialog<PoolGroup>>(CLOSED);
+  const { mutate } = useDeletePoolGroup();
+  const remove = useCallback((g: PoolGroup, done: DeletionCallbacks) => mutate({ agentKey, poolGroupId: g.id }, done), [mutate, agentKey]);
   const subName = useMemo(() => new Map((subs.data?.list ?? []).map((s) => [s.id, s.accountName])), [subs.data]);
   const columns = useMemo<Column<PoolGroup>[]>(() => {
     const pool = (g: PoolGroup, n: 1 | 2 | 3) => {
@@ -64,7 +132,7 @@ function GroupsTab({ agentKey, canOperate }: { agentKey: string; canOperate: boo
         '-'
       );
     };
-    const cols: Column<PoolGroup>[] = [
+    return [
       { key: 'name', title: t('group.name'), width: 150 },
       { key: 'customerName', title: t('group.customer'), width: 140 },
       { key: 'pool1', title: t('group.poolUrl', { n: 1 }), width: 260, render: (g) => pool(g, 1) },
@@ -82,43 +150,23 @@ function GroupsTab({ agentKey, canOperate }: { agentKey: string; canOperate: boo
       },
       { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (g) => new Date(g.createdAt).toLocaleString() },
     ];
-    if (canOperate)
-      cols.push({
-        key: 'actions',
-        title: t('columns.actions'),
-        width: 100,
-        align: 'center',
-        fixed: 'right',
-        render: (g) =>
-          rowActions(
-            g.name,
-            t,
-            () => setDialog({ open: true, row: g }),
-            () => confirm(g.name, (done) => remove({ agentKey, poolGroupId: g.id }, done)),
-          ),
-      });
-    return cols;
-  }, [t, canOperate, subName, confirm, remove, agentKey]);
+  }, [t, subName]);
   return (
     <Stack gap="sm">
-      <DataTable<PoolGroup>
+      <EditableTable<PoolGroup>
         prefKey="/setting/agent/pool:groups"
         ariaLabel={t('tabs.groups')}
         columns={columns}
+        query={groups}
         rows={groups.data ?? []}
-        rowKey="id"
-        rowNumbers
-        {...queryTableState(groups)}
         emptyText={t('group.empty')}
-        toolbar={
-          canOperate && (
-            <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ open: true })} data-testid="pool-group-new">
-              {t('group.add')}
-            </Button>
-          )
-        }
+        canOperate={canOperate}
+        addLabel={t('group.add')}
+        addTestId="pool-group-new"
+        label={groupLabel}
+        remove={remove}
+        dialog={(opened, row, onClose) => <PoolGroupDialog opened={opened} agentKey={agentKey} group={row} onClose={onClose} />}
       />
-      {canOperate && <PoolGroupDialog opened={dialog.open} agentKey={agentKey} group={dialog.open ? dialog.row : undefined} onClose={() => setDialog(CLOSED)} />}
     </Stack>
   );
 }
@@ -126,54 +174,34 @@ function GroupsTab({ agentKey, canOperate }: { agentKey: string; canOperate: boo
 function SubAccountsTab({ agentKey, canOperate }: { agentKey: string; canOperate: boolean }) {
   const { t } = useTranslation('pools');
   const subs = useSubAccounts(agentKey);
-  const { mutate: remove } = useDeleteSubAccount();
-  const confirm = useConfirmDelete();
-  const [dialog, setDialog] = useState<Dialog<SubAccount>>(CLOSED);
-  const columns = useMemo<Column<SubAccount>[]>(() => {
-    const cols: Column<SubAccount>[] = [
+  const { mutate } = useDeleteSubAccount();
+  const remove = useCallback((s: SubAccount, done: DeletionCallbacks) => mutate({ agentKey, id: s.id }, done), [mutate, agentKey]);
+  const columns = useMemo<Column<SubAccount>[]>(
+    () => [
       { key: 'accountName', title: t('sub.accountName'), width: 160 },
       { key: 'poolName', title: t('sub.poolName'), width: 140 },
       { key: 'coinType', title: t('sub.coinType'), width: 90 },
       { key: 'observerUrl', title: t('sub.observerUrl'), width: 320, render: (s) => <Text size="sm" lineClamp={1} title={s.observerUrl}>{s.observerUrl}</Text> },
       { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (s) => new Date(s.createdAt).toLocaleString() },
-    ];
-    if (canOperate)
-      cols.push({
-        key: 'actions',
-        title: t('columns.actions'),
-        width: 100,
-        align: 'center',
-        fixed: 'right',
-        render: (s) =>
-          rowActions(
-            s.accountName,
-            t,
-            () => setDialog({ open: true, row: s }),
-            () => confirm(s.accountName, (done) => remove({ agentKey, id: s.id }, done)),
-          ),
-      });
-    return cols;
-  }, [t, canOperate, confirm, remove, agentKey]);
+    ],
+    [t],
+  );
   return (
     <Stack gap="sm">
-      <DataTable<SubAccount>
+      <EditableTable<SubAccount>
         prefKey="/setting/agent/pool:subAccounts"
         ariaLabel={t('tabs.subAccounts')}
         columns={columns}
+        query={subs}
         rows={subs.data?.list ?? []}
-        rowKey="id"
-        rowNumbers
-        {...queryTableState(subs)}
         emptyText={t('sub.empty')}
-        toolbar={
-          canOperate && (
-            <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ open: true })} data-testid="sub-account-new">
-              {t('sub.add')}
-            </Button>
-          )
-        }
+        canOperate={canOperate}
+        addLabel={t('sub.add')}
+        addTestId="sub-account-new"
+        label={subAccountLabel}
+        remove={remove}
+        dialog={(opened, row, onClose) => <SubAccountDialog opened={opened} agentKey={agentKey} subAccount={row} onClose={onClose} />}
       />
-      {canOperate && <SubAccountDialog opened={dialog.open} agentKey={agentKey} subAccount={dialog.open ? dialog.row : undefined} onClose={() => setDialog(CLOSED)} />}
     </Stack>
   );
 }
@@ -181,56 +209,37 @@ function SubAccountsTab({ agentKey, canOperate }: { agentKey: string; canOperate
 function WhitelistTab({ agentKey, canOperate }: { agentKey: string; canOperate: boolean }) {
   const { t } = useTranslation('pools');
   const list = useWhitelist(agentKey);
-  const { mutate: remove } = useDeleteWhitelist();
-  const confirm = useConfirmDelete();
-  const [dialog, setDialog] = useState<Dialog<PoolWhitelistEntry>>(CLOSED);
-  const columns = useMemo<Column<PoolWhitelistEntry>[]>(() => {
-    const cols: Column<PoolWhitelistEntry>[] = [1, 2, 3].map((n) => ({
-      key: `pool${n}`,
-      title: t('whitelist.poolUrl', { n }),
-      width: 280,
-      render: (e: PoolWhitelistEntry) => e.poolUrls.split(',')[n - 1] ?? '-',
-    }));
-    if (canOperate)
-      cols.push({
-        key: 'actions',
-        title: t('columns.actions'),
-        width: 100,
-        align: 'center',
-        fixed: 'right',
-        render: (e) =>
-          rowActions(
-            e.poolUrls,
-            t,
-            () => setDialog({ open: true, row: e }),
-            () => confirm(e.poolUrls, (done) => remove({ agentKey, id: e.id }, done)),
-          ),
-      });
-    return cols;
-  }, [t, canOperate, confirm, remove, agentKey]);
+  const { mutate } = useDeleteWhitelist();
+  const remove = useCallback((e: PoolWhitelistEntry, done: DeletionCallbacks) => mutate({ agentKey, id: e.id }, done), [mutate, agentKey]);
+  const columns = useMemo<Column<PoolWhitelistEntry>[]>(
+    () =>
+      [1, 2, 3].map((n) => ({
+        key: `pool${n}`,
+        title: t('whitelist.poolUrl', { n }),
+        width: 280,
+        render: (e: PoolWhitelistEntry) => e.poolUrls.split(',')[n - 1] ?? '-',
+      })),
+    [t],
+  );
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
         {t('whitelist.help')}
       </Text>
-      <DataTable<PoolWhitelistEntry>
+      <EditableTable<PoolWhitelistEntry>
         prefKey="/setting/agent/pool:whitelist"
         ariaLabel={t('tabs.whitelist')}
         columns={columns}
+        query={list}
         rows={list.data ?? []}
-        rowKey="id"
-        rowNumbers
-        {...queryTableState(list)}
         emptyText={t('whitelist.empty')}
-        toolbar={
-          canOperate && (
-            <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ open: true })} data-testid="whitelist-new">
-              {t('whitelist.add')}
-            </Button>
-          )
-        }
+        canOperate={canOperate}
+        addLabel={t('whitelist.add')}
+        addTestId="whitelist-new"
+        label={whitelistLabel}
+        remove={remove}
+        dialog={(opened, row, onClose) => <WhitelistDialog opened={opened} agentKey={agentKey} entry={row} onClose={onClose} />}
       />
-      {canOperate && <WhitelistDialog opened={dialog.open} agentKey={agentKey} entry={dialog.open ? dialog.row : undefined} onClose={() => setDialog(CLOSED)} />}
     </Stack>
   );
 }
