@@ -35,7 +35,8 @@ export const SHELL_API_CACHE = 'hf-shell-api';
 const SHELL_API_PATHS = new Set(['/api/config/public', '/api/userv2/userCurrent', '/api/role/userAgentMenus', '/api/options/agent']);
 
 cleanupOutdatedCaches();
-precacheAndRoute(manifest);
+// `retry`: a chunk asked for again under a new address after a failed import (src/client/lib/import-retry.ts); workbox's defaults besides
+precacheAndRoute(manifest, { ignoreURLParametersMatching: [/^utm_/, /^fbclid$/, /^retry$/] });
 
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api(\/|$)/] }));
 

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
 import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
-import { launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
+import { launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 import { makeLabelVideo } from '../support/make-label-video';
 
@@ -81,7 +81,7 @@ describe('scanning an SN label with the camera', () => {
     // Offline: the service worker serves the app and the scanner's code, the cache answers the lookup.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
     await page.waitForTimeout(1500); // the persisted query cache is written at most once a second
-    await page.context().setOffline(true);
+    await setOffline(page.context(), true);
     await page.goto('/field');
     await page.getByTestId('field-offline').waitFor({ timeout: 20_000 });
     await page.getByTestId('field-scan').click();
@@ -121,7 +121,7 @@ describe('scanning an SN label with the camera', () => {
     await page.waitForURL((u) => u.pathname === '/field');
     let dropped = 0;
     let dropAll = false;
-    await page.route(/\/assets\/scanner-host-[^/]*\.js$/, async (route) => {
+    await page.route(/\/assets\/scanner-host-[^/?]*\.js(\?|$)/, async (route) => {
       if (dropAll || dropped < 2) {
         dropped++;
         await route.abort('connectionreset');
@@ -145,7 +145,7 @@ describe('scanning an SN label with the camera', () => {
 
     // The dialog's own code lost: the message comes as a dialog that closes; reloaded with the network back, Scan works.
     await page.unrouteAll();
-    await page.route(/\/assets\/scan-dialog-[^/]*\.js$/, (route) => route.abort('connectionreset'));
+    await page.route(/\/assets\/scan-dialog-[^/?]*\.js(\?|$)/, (route) => route.abort('connectionreset'));
     await page.reload();
     await page.getByTestId('field-scan').click();
     const dialog = page.getByTestId('field-load-error-dialog');

@@ -120,7 +120,7 @@ describe('routes', () => {
     await page.getByTestId('dashboard-page').waitFor();
     let dropped = 0;
     let dropAll = false;
-    await page.route(/\/assets\/model-stats-page-[^/]*\.js$/, async (route) => {
+    await page.route(/\/assets\/model-stats-page-[^/?]*\.js(\?|$)/, async (route) => {
       if (dropAll || dropped < 2) {
         dropped++;
         await route.abort('connectionreset');

@@ -22,8 +22,8 @@ import { Telemetry } from './telemetry';
  * Screens outside the catalogue load on demand like the catalogue's pages, so the first chunk holds only what
  * every screen needs (the technician's phone start fits its budget): login, set-up, user center, e-mail link…
  */
-function lazyPage(load: () => Promise<ComponentType>, fallback: 'page' | 'full' = 'full') {
-  const Page = lazyWithRetry(load);
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType, fallback: 'page' | 'full' = 'full') {
+  const Page = lazyWithRetry(load, pick);
   return function LazyPage() {
     return (
       <Suspense fallback={fallback === 'full' ? <FullScreenLoader /> : <PageLoading />}>
@@ -33,12 +33,12 @@ function lazyPage(load: () => Promise<ComponentType>, fallback: 'page' | 'full' 
   };
 }
 
-const LoginErrorPage = lazyPage(() => import('@client/features/auth/routes/login-error-page').then((m) => m.LoginErrorPage));
-const LoginPage = lazyPage(() => import('@client/features/auth/routes/login-page').then((m) => m.LoginPage));
-const SetupPage = lazyPage(() => import('@client/features/auth/routes/setup-page').then((m) => m.SetupPage));
-const UserCenterPage = lazyPage(() => import('@client/features/auth/routes/user-center-page').then((m) => m.UserCenterPage), 'page');
-const EmailPage = lazyPage(() => import('@client/features/notifications/routes/email-page').then((m) => m.EmailPage));
-const PoolApprovalPage = lazyPage(() => import('@client/features/approvals/routes/pool-approval-page').then((m) => m.PoolApprovalPage), 'page');
+const LoginErrorPage = lazyPage(() => import('@client/features/auth/routes/login-error-page'), (m) => m.LoginErrorPage);
+const LoginPage = lazyPage(() => import('@client/features/auth/routes/login-page'), (m) => m.LoginPage);
+const SetupPage = lazyPage(() => import('@client/features/auth/routes/setup-page'), (m) => m.SetupPage);
+const UserCenterPage = lazyPage(() => import('@client/features/auth/routes/user-center-page'), (m) => m.UserCenterPage, 'page');
+const EmailPage = lazyPage(() => import('@client/features/notifications/routes/email-page'), (m) => m.EmailPage);
+const PoolApprovalPage = lazyPage(() => import('@client/features/approvals/routes/pool-approval-page'), (m) => m.PoolApprovalPage, 'page');
 
 function Root() {
   return (

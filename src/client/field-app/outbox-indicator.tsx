@@ -10,7 +10,7 @@ import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { useOnline } from '@client/features/field/lib/use-online';
 import { SessionExpiredBanner } from './session-expired-banner';
 
-const SyncPanel = lazyWithRetry(() => import('./sync-panel').then((m) => m.SyncPanel));
+const SyncPanel = lazyWithRetry(() => import('./sync-panel'), (m) => m.SyncPanel);
 
 export function OutboxIndicator() {
   const { t } = useTranslation('offline');

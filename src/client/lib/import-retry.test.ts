@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { importWithRetry } from './import-retry';
+import { failedModuleUrl, importWithRetry, retryUrl } from './import-retry';
 
 describe('importWithRetry', () => {
   it('answers the first successful load, pausing the given delays between failures', async () => {
@@ -25,5 +25,35 @@ describe('importWithRetry', () => {
     const load = vi.fn().mockResolvedValue(1);
     await expect(importWithRetry(load, [5], async () => undefined)).resolves.toBe(1);
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for the file a failed import names under a new address each time (the module map keeps the failure)', async () => {
+    const url = 'https://farm.example/assets/model-stats-page-abc.js';
+    const fail = (u: string) => Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${u}`));
+    const load = vi.fn(() => fail(url));
+    const asked: string[] = [];
+    const again = vi.fn(async (u: string) => {
+      asked.push(u);
+      return asked.length < 2 ? fail(u) : { page: 'module' };
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await expect(importWithRetry(load, [1, 1], async () => undefined, again)).resolves.toEqual({ page: 'module' });
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(asked).toEqual([`${url}?retry=1`, `${url}?retry=2`]);
+    warn.mockRestore();
+  });
+});
+
+describe('failedModuleUrl and retryUrl', () => {
+  it("read Chromium's and Firefox's messages; anything else has no address", () => {
+    expect(failedModuleUrl(new TypeError('Failed to fetch dynamically imported module: http://127.0.0.1:8080/assets/a-1.js'))).toBe('http://127.0.0.1:8080/assets/a-1.js');
+    expect(failedModuleUrl(new TypeError('error loading dynamically imported module: https://x.example/b.js?retry=1'))).toBe('https://x.example/b.js?retry=1');
+    expect(failedModuleUrl(new TypeError('Importing a module script failed.'))).toBeNull();
+    expect(failedModuleUrl('Failed to fetch dynamically imported module: not-a-url')).toBeNull();
+  });
+
+  it('replaces an earlier retry number and keeps other parameters', () => {
+    expect(retryUrl('https://x.example/b.js?retry=1', 2)).toBe('https://x.example/b.js?retry=2');
+    expect(retryUrl('https://x.example/b.js?v=3', 1)).toBe('https://x.example/b.js?v=3&retry=1');
   });
 });

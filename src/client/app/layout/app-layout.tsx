@@ -24,9 +24,9 @@ import { SessionGate } from '../session-gate';
 import { AppHeader } from './app-header';
 
 // The sidebar (and its icon set) loads on demand: a desktop renders it at once, a phone only when the drawer opens.
-const AppSidebar = lazyWithRetry(() => import('@client/features/shell/components/app-sidebar').then((m) => m.AppSidebar));
-const SidebarNav = lazyWithRetry(() => import('@client/features/shell/components/app-sidebar').then((m) => m.SidebarNav));
-const FarmFormDialog = lazyWithRetry(() => import('@client/features/farms/components/farm-form-dialog').then((m) => m.FarmFormDialog));
+const AppSidebar = lazyWithRetry(() => import('@client/features/shell/components/app-sidebar'), (m) => m.AppSidebar);
+const SidebarNav = lazyWithRetry(() => import('@client/features/shell/components/app-sidebar'), (m) => m.SidebarNav);
+const FarmFormDialog = lazyWithRetry(() => import('@client/features/farms/components/farm-form-dialog'), (m) => m.FarmFormDialog);
 
 export const HEADER_HEIGHT = 56;
 

@@ -17,7 +17,7 @@ import { RecentMiners } from './recent-miners';
 import { SyncStatusLine } from './sync-status-line';
 
 // The scan dialog (camera, decoder, the scanner's UI) loads when the user taps Scan, not with the page.
-const ScanDialog = lazyWithRetry(() => import('./scan-dialog').then((m) => m.ScanDialog));
+const ScanDialog = lazyWithRetry(() => import('./scan-dialog'), (m) => m.ScanDialog);
 
 export function FieldHome({ agentKey }: { agentKey: string }) {
   const { t } = useTranslation('field');

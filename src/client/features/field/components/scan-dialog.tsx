@@ -14,7 +14,7 @@ import { FieldDialog } from './field-dialog';
 import { LoadBoundary } from './load-boundary';
 import { Loading } from './loading';
 
-const ScannerHost = lazyWithRetry(() => import('./scanner-host').then((m) => m.ScannerHost));
+const ScannerHost = lazyWithRetry(() => import('./scanner-host'), (m) => m.ScannerHost);
 
 export function useSnMessage(): (raw: string) => string | null {
   const { t } = useTranslation('field');

@@ -16,7 +16,7 @@ import { unreadBadge } from '@client/lib/unread-badge';
 import { useMarkAllRead, useMarkRead, useNotificationPages, useUnreadCount, useUnreadLast } from '../api/notifications-api';
 
 // The notice reader loads when a notice is first opened (not part of the first load).
-const NoticeDialog = lazyWithRetry(() => import('./notice-dialog').then((m) => m.NoticeDialog));
+const NoticeDialog = lazyWithRetry(() => import('./notice-dialog'), (m) => m.NoticeDialog);
 
 export const PANEL_SIZE = 300;
 const POPPED_KEY = 'hf.lastPoppedNotice';

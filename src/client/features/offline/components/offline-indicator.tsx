@@ -12,7 +12,7 @@ import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { SessionExpiredBanner } from './session-expired-banner';
 
 // The drawer (lists, dead-letter editing, storage) loads when first opened: not part of the first load.
-const OutboxDrawer = lazyWithRetry(() => import('./outbox-drawer').then((m) => m.OutboxDrawer));
+const OutboxDrawer = lazyWithRetry(() => import('./outbox-drawer'), (m) => m.OutboxDrawer);
 
 export function OfflineIndicator() {
   const { t } = useTranslation('offline');
