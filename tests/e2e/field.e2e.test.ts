@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
 import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
-import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type ApiSession, launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'field-farm';
@@ -135,7 +135,7 @@ describe('field app on a phone (360 px)', () => {
   it('works offline: reload /field, search from the cache and open the card', async () => {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
     await page.waitForTimeout(1500); // the persisted query cache is written at most once a second
-    await ctx.setOffline(true);
+    await setOffline(ctx, true);
     try {
       await page.goto('/field');
       await page.getByTestId('field-home').waitFor({ timeout: 20_000 });
@@ -152,7 +152,7 @@ describe('field app on a phone (360 px)', () => {
       await page.getByTestId('field-card-back').click();
       await expect.poll(() => page.getByTestId('field-recent-row').count()).toBe(3);
     } finally {
-      await ctx.setOffline(false);
+      await setOffline(ctx, false);
     }
     expect(errors).toEqual([]);
   });

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '../../src/shared/schemas/agent-uplink';
 import type { MinerNote } from '../../src/shared/schemas/miner-notes';
 import type { MinerSyncRow, SyncPage } from '../../src/shared/schemas/sync';
-import { ADMIN, type ApiSession, launchBrowser, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { ADMIN, type ApiSession, launchBrowser, newContext, setOffline, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 
@@ -122,7 +122,7 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boo
 }
 
 async function goOnline(ctx: BrowserContext, page: Page): Promise<void> {
-  await ctx.setOffline(false);
+  await setOffline(ctx, false);
   await page.evaluate(() => window.dispatchEvent(new Event('online')));
 }
 
@@ -225,7 +225,7 @@ describe('offline outbox (phone)', () => {
         await page.waitForTimeout(1500); // persisted query cache (throttled 1 s)
 
         // Offline: the app opens from the service worker and the cache; 3 changes are queued.
-        await ctx.setOffline(true);
+        await setOffline(ctx, true);
         await page.reload();
         await shows(page, 'field-miner-page');
         expect(await page.getByTestId('login-page').count()).toBe(0);
@@ -281,7 +281,7 @@ describe('offline outbox (phone)', () => {
         expect((await minerRow(ip)).marksVersion).toBe(applied.marksVersion);
 
         // A customer change made stale by someone else → 409 → dead letter with the reason → Edit → applied.
-        await ctx.setOffline(true);
+        await setOffline(ctx, true);
         await api.post('/api/minerv2/batchCustomer', { agentKey: KEY, ips: ip, customer: 'Beta Mining' });
         await changeCustomer(page, 'Gamma Power');
         await goOnline(ctx, page);
@@ -302,7 +302,7 @@ describe('offline outbox (phone)', () => {
         await page.keyboard.press('Escape');
 
         // The session ends while a change waits: the queue pauses (nothing lost), resumes after the login.
-        await ctx.setOffline(true);
+        await setOffline(ctx, true);
         await addNote(page, 'after the session ended');
         const cookie = (await ctx.cookies()).find((c) => c.name === 'hf_session');
         expect(cookie).toBeTruthy();

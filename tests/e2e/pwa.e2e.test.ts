@@ -1,7 +1,7 @@
 /** Installable and offline: manifest, service worker control, offline reload shows the shell (architecture.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
-import { launchBrowser, loginUi, newContext, setupAdmin } from '../support/e2e-browser';
+import { launchBrowser, loginUi, newContext, setOffline, setupAdmin } from '../support/e2e-browser';
 import { startServer, type E2EServer } from '../support/e2e-server';
 
 let server: E2EServer;
@@ -107,7 +107,7 @@ describe('PWA', () => {
       // Let the persisted query cache write (throttled to 1 s).
       await page.waitForTimeout(1500);
 
-      await ctx.setOffline(true);
+      await setOffline(ctx, true);
       await page.reload();
       await page.getByTestId('app-shell').waitFor({ timeout: 15_000 });
       if (viewport === 'phone') {
@@ -141,7 +141,7 @@ describe('PWA', () => {
         await third.goto('/');
         expect(await farmShown(third, viewport)).toBe('North Hall');
       }
-      await ctx.setOffline(false);
+      await setOffline(ctx, false);
       await ctx.close();
     });
   }

@@ -3,7 +3,7 @@
  * criteria (phone 360×740, desktop 1440×900), and API shortcuts to prepare data through the public API.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -39,6 +39,55 @@ export async function newContext(browser: Browser, baseURL: string, opts: Contex
 }
 
 /** Collects uncaught page errors (a spec asserts there are none). */
+const NETWORK = (offline: boolean) => ({ offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+interface OfflineState {
+  sessions: Map<Page, CDPSession>;
+  watch: (page: Page) => void;
+  onLoad: (page: Page) => void;
+}
+const offlineContexts = new WeakMap<BrowserContext, OfflineState>();
+
+/**
+ * Takes the context's network away (or gives it back), as `ctx.setOffline` does, and keeps `navigator.onLine`
+ * truthful. Debian's Chromium 150 (bookworm, 2026-11) starts a document that loads while the context is offline (a
+ * reload or a new tab, served by the service worker) with `navigator.onLine` true, though its requests fail; a real
+ * browser without a network says false. So while offline, each page that finishes loading is told once more through
+ * its own DevTools session (the 'offline' event the page then gets is what it would have seen at start); going
+ * online clears those sessions first.
+ */
+export async function setOffline(ctx: BrowserContext, offline: boolean): Promise<void> {
+  const state = offlineContexts.get(ctx);
+  if (!offline) {
+    if (state) {
+      offlineContexts.delete(ctx);
+      ctx.off('page', state.watch);
+      for (const page of ctx.pages()) page.off('domcontentloaded', state.onLoad);
+      await Promise.all([...state.sessions.values()].map((s) => s.send('Network.emulateNetworkConditions', NETWORK(false)).then(() => s.detach(), () => undefined)));
+    }
+    await ctx.setOffline(false);
+    return;
+  }
+  await ctx.setOffline(true);
+  if (state) return;
+  const sessions = new Map<Page, CDPSession>();
+  const onLoad = (page: Page) => {
+    void (async () => {
+      let session = sessions.get(page);
+      if (!session) {
+        session = await ctx.newCDPSession(page);
+        sessions.set(page, session);
+      }
+      if (offlineContexts.get(ctx) === next) await session.send('Network.emulateNetworkConditions', NETWORK(true));
+    })().catch(() => undefined); // the page closed meanwhile
+  };
+  const watch = (page: Page) => page.on('domcontentloaded', onLoad);
+  const next: OfflineState = { sessions, watch, onLoad };
+  offlineContexts.set(ctx, next);
+  ctx.on('page', watch);
+  for (const page of ctx.pages()) watch(page);
+}
+
 export function trackPageErrors(page: Page): Error[] {
   const errors: Error[] = [];
   page.on('pageerror', (e) => errors.push(e));
