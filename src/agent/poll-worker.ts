@@ -45,10 +45,18 @@ export const POLL_WORKER_MARK = 'hashfieldPollWorker';
 /** Serves the main thread's requests on `port` (the worker's parent port) until the thread is terminated. */
 export function startPollWorker(port: MessagePort | null = parentPort): void {
   if (!port) throw new Error('startPollWorker: not in a worker thread');
+  const serve = pollRequestHandler((m) => port.postMessage(m));
+  port.on('message', serve);
+}
+
+/**
+ * A poll share's request handler: a thread's (startPollWorker) or the main thread's own share (sharded-poller.ts),
+ * which gets the same requests without a message port.
+ */
+export function pollRequestHandler(reply: (m: PollWorkerReply) => void): (m: PollWorkerRequest) => void {
   let poller: Poller | null = null;
   let abort = new AbortController();
-  const reply = (m: PollWorkerReply) => port.postMessage(m);
-  port.on('message', (m: PollWorkerRequest) => {
+  return (m) => {
     switch (m.t) {
       case 'env':
         if (poller) poller.setEnv(m.env);
@@ -82,7 +90,7 @@ export function startPollWorker(port: MessagePort | null = parentPort): void {
           );
         return;
     }
-  });
+  };
 }
 
 function need(p: Poller | null): Poller {

@@ -11,7 +11,7 @@ import { simDriverEnv } from '../support/sim-driver-env';
 
 /**
  * The sharded poller over real sockets against the simulator on 127.57.0.0/24 (a mixed fleet of 90): the fleet moves
- * to two poll threads once it reaches the threshold, with its state; a threaded cycle gives what the main-thread
+ * to two poll threads (the main thread's share and a worker) once it reaches the threshold, with its state; a threaded cycle gives what the main-thread
  * poller gives, in IP order; duplicate serials are found across threads; missed polls and offline still count per
  * miner; operations run on the main thread and their snapshot comes from the owning thread; a dead thread is
  * started again and its share polled in the same cycle.
@@ -65,6 +65,10 @@ describe('poll threads', () => {
     offline.injectFault('offline', false);
     const back = await cycle(threaded);
     expect(back.find((s) => s.ip === offline.ip)).toMatchObject({ online: true, missedPolls: 0 });
+    // two poll threads: the main thread's share and one worker (the only one reporting a heap of its own)
+    const r = await threaded.pollCycle({ ...opts, json: true });
+    expect(r.ok + r.failed).toBe(90);
+    expect(r.threadHeapBytes).toHaveLength(1);
   });
 
   it('gives the main-thread poller’s snapshots, in IP order, with every miner in exactly one thread', async () => {
