@@ -3,10 +3,11 @@
  * 127.60.0.0/16 and 127.61.0.0/22, ephemeral ports, so nothing clashes with the tests):
  *
  * (d1) the agent's real poller (FarmAgent defaults: 1,000 in flight, json snapshots, spooled to disk as
- *      gzip; from 2,000 miners on polled in threads, one per core up to 4: sharded-poller.ts) over 20,000 miners
+ *      gzip; from 2,000 miners on polled in threads, one per core up to 4, the main thread one of them:
+ *      sharded-poller.ts) over 20,000 miners
  *      — the first cycle (includes the detail reads: MAC/SN/LED) and the steady cycles after it; wall time,
  *      miners/s, the agent process's CPU time (all its threads) and RSS (peak during the cycle and after), the
- *      main thread's heap and each poll thread's, failures. The bare client of (d2) stays on one thread.
+ *      main thread's heap and each worker poll thread's, failures. The bare client of (d2) stays on one thread.
  * (d2) a bare client at the same concurrency (connect, send, read to NUL/close, JSON.parse, nothing else): the
  *      physical limit; the ratio agent ÷ bare. The target's reference is the bare **per-family** client: "the
  *      same cycle" means the same data, so per miner it sends exactly the reads the agent's driver makes every
@@ -257,7 +258,7 @@ export async function run(): Promise<void> {
     'simulator CPU': sec(p.simCpuMs),
     'RSS peak': mib(p.rssPeakMiB),
     'RSS after': mib(p.rssAfterMiB),
-    'heap after': p.extra?.['threadHeapMiB'] ? `${mib(p.heapAfterMiB)} + threads ${String(p.extra['threadHeapMiB'])}` : mib(p.heapAfterMiB),
+    'heap after': p.extra?.['threadHeapMiB'] ? `${mib(p.heapAfterMiB)} + workers ${String(p.extra['threadHeapMiB'])}` : mib(p.heapAfterMiB),
     'spool (gzip)': p.extra?.['spoolMs'] === undefined ? '–' : sec(Number(p.extra['spoolMs'])),
   });
 
