@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DriverEnv, IdentifiedMiner } from './miner-types';
 import { Poller, type CycleOptions, type JsonItem, type MinerTransfer } from './poller';
@@ -41,6 +41,11 @@ export type PollWorkerReply = { t: 'reply'; id: number; value: PollWorkerCycle |
 
 /** Marks a worker started for polling (workerData), so the packaged agent's one file knows what to run in it. */
 export const POLL_WORKER_MARK = 'hashfieldPollWorker';
+
+/** Whether this thread was started for polling (the packaged agent's one file asks before running the agent). */
+export function isPollWorkerThread(): boolean {
+  return !isMainThread && (workerData as Record<string, unknown> | null)?.[POLL_WORKER_MARK] === true;
+}
 
 /** Serves the main thread's requests on `port` (the worker's parent port) until the thread is terminated. */
 export function startPollWorker(port: MessagePort | null = parentPort): void {

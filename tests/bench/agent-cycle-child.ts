@@ -22,7 +22,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { isMainThread, workerData } from 'node:worker_threads';
 import { AgentConfig, type MinerPorts } from '@shared/schemas/agent-uplink';
 import { ANTMINER_CYCLE_READS, NEW_API } from '@agent/families/antminer-stock';
 import { BRAIINS_CYCLE_READS } from '@agent/families/braiins';
@@ -31,7 +30,7 @@ import { VNISH_CYCLE_READS } from '@agent/families/vnish';
 import { WHATSMINER_V2_CYCLE_READS, WHATSMINER_V3_CYCLE_READS } from '@agent/families/whatsminer';
 import { AGENT_VERSION, FarmAgent } from '@agent/farm-agent';
 import type { IdentifiedMiner } from '@agent/miner-types';
-import { POLL_WORKER_MARK, startPollWorker } from '@agent/poll-worker';
+import { isPollWorkerThread, startPollWorker } from '@agent/poll-worker';
 import { buildRequest } from '@agent/protocols/cgminer-rpc';
 import { iterateRanges, rangesFromSpecs } from '@agent/scanner/ip-range';
 import { scanRanges } from '@agent/scanner/scanner';
@@ -364,7 +363,7 @@ async function main(): Promise<void> {
 }
 
 // Bundled like the packaged agent (agent.bench.ts), this file is also its poll threads' code.
-if (!isMainThread && (workerData as Record<string, unknown> | null)?.[POLL_WORKER_MARK]) startPollWorker();
+if (isPollWorkerThread()) startPollWorker();
 else
   main().then(
     () => process.exit(0),

@@ -41,6 +41,7 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { AGENT_ENV, AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import type { MinerPorts } from '@shared/schemas/agent-uplink';
+import { PACKAGE_BUILD } from '../../src/server/domains/agent-package/agent-bundle';
 import type { ChildSpec, PhaseFigures } from './agent-cycle-child';
 import { type BenchChild, median, mib, printTable, processCpuMs, spawnChild, tempDir } from './bench-support';
 
@@ -172,24 +173,13 @@ const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
 
 /**
  * The children's code: by default one esbuild bundle of agent-cycle-child.ts, built as the packaged agent.js is
- * (agent-bundle.ts: cjs, minified, HASHFIELD_PACKAGE, the file is its own poll thread), since that is what a farm
+ * (agent-bundle.ts PACKAGE_BUILD; the file is its own poll thread), since that is what a farm
  * runs; HF_BENCH_AGENT_SOURCES=1 runs the sources under tsx instead (`npm run agent`), whose loader adds its own heap.
  */
 function childScript(dir: string): { args: string[]; label: string } {
   if (process.env['HF_BENCH_AGENT_SOURCES'] === '1') return { args: ['--import', 'tsx', 'tests/bench/agent-cycle-child.ts'], label: 'sources under tsx' };
   const file = path.join(dir, 'agent-cycle-child.cjs');
-  buildSync({
-    entryPoints: ['tests/bench/agent-cycle-child.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    minify: true,
-    tsconfig: 'tsconfig.json',
-    define: { HASHFIELD_PACKAGE: 'true' },
-    outfile: file,
-    logLevel: 'silent',
-  });
+  buildSync({ ...PACKAGE_BUILD, entryPoints: ['tests/bench/agent-cycle-child.ts'], outfile: file, logLevel: 'silent' });
   return { args: [file], label: 'bundled as the packaged agent.js' };
 }
 

@@ -38,7 +38,6 @@ export async function newContext(browser: Browser, baseURL: string, opts: Contex
   });
 }
 
-/** Collects uncaught page errors (a spec asserts there are none). */
 const NETWORK = (offline: boolean) => ({ offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
 interface OfflineState {
@@ -88,6 +87,7 @@ export async function setOffline(ctx: BrowserContext, offline: boolean): Promise
   for (const page of ctx.pages()) watch(page);
 }
 
+/** Collects uncaught page errors (a spec asserts there are none). */
 export function trackPageErrors(page: Page): Error[] {
   const errors: Error[] = [];
   page.on('pageerror', (e) => errors.push(e));

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, version as esbuildVersion } from 'esbuild';
+import { build, type BuildOptions, version as esbuildVersion } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const AGENT_MAIN = path.join(ROOT, 'src/agent/main.ts');
@@ -59,14 +59,25 @@ export function agentSourceHash(): string {
   return h.digest('hex').slice(0, 16);
 }
 
+/** How agent.js is built (tests/bench/agent.bench.ts builds its agent child the same way). */
+export const PACKAGE_BUILD = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: true,
+  legalComments: 'none',
+  tsconfig: path.join(ROOT, 'tsconfig.json'),
+  define: { HASHFIELD_PACKAGE: 'true' },
+} as const satisfies BuildOptions;
+
 async function buildBundle(hash: string): Promise<Buffer> {
   const result = await build({
     stdin: {
       // One file for both: the agent (launcher, then main), or in a poll thread (sharded-poller.ts) the thread's loop.
       contents: [
-        `import { isMainThread, workerData } from 'node:worker_threads';`,
-        `import { POLL_WORKER_MARK, startPollWorker } from ${JSON.stringify(POLL_WORKER)};`,
-        `if (!isMainThread && workerData?.[POLL_WORKER_MARK]) startPollWorker();`,
+        `import { isPollWorkerThread, startPollWorker } from ${JSON.stringify(POLL_WORKER)};`,
+        `if (isPollWorkerThread()) startPollWorker();`,
         `else {`,
         `  require(${JSON.stringify(LAUNCHER)});`,
         `  require(${JSON.stringify(AGENT_MAIN)});`,
@@ -76,14 +87,7 @@ async function buildBundle(hash: string): Promise<Buffer> {
       sourcefile: 'hashfield-agent-entry.ts',
       loader: 'ts',
     },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    minify: true,
-    legalComments: 'none',
-    tsconfig: path.join(ROOT, 'tsconfig.json'),
-    define: { HASHFIELD_PACKAGE: 'true' },
+    ...PACKAGE_BUILD,
     banner: { js: `#!/usr/bin/env node\n// Hashfield farm agent, one file (Node.js 20 or newer). Source ${hash}.` },
     write: false,
     logLevel: 'silent',
