@@ -5,7 +5,8 @@ import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { DiskBuffer, gzipJoined } from './disk-buffer';
+import { DiskBuffer } from './disk-buffer';
+import { packTexts } from './packed-snapshots';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -113,21 +114,17 @@ describe('DiskBuffer', () => {
   });
 });
 
-describe('gzipJoined', () => {
-  it('gunzips to head + parts joined by commas + tail, for 0, 1, and several gzip members', () => {
-    for (const n of [0, 1, 999, 1000, 1001, 3500]) {
-      const parts = Array.from({ length: n }, (_, i) => JSON.stringify({ ip: `10.0.${i >> 8}.${i & 255}`, n: i }));
-      const gz = gzipJoined('{"batchSeq":1,"snapshots":[', parts, ']}');
-      const text = zlib.gunzipSync(gz).toString('utf8');
-      expect(text).toBe(`{"batchSeq":1,"snapshots":[${parts.join(',')}]}`);
-      expect((JSON.parse(text) as { snapshots: unknown[] }).snapshots).toHaveLength(n);
-    }
-  });
-
-  it('encodes non-ASCII text as UTF-8 and grows its scratch buffer for large members', () => {
-    // 1,000 snapshots of ~3 KB each (past the initial scratch size) with multi-byte and astral characters
-    const parts = Array.from({ length: 2100 }, (_, i) => JSON.stringify({ sn: `矿机-${i}-Майнер-😀`, pad: 'x'.repeat(i % 7 === 0 ? 3000 : 20) }));
-    const text = zlib.gunzipSync(gzipJoined('{"h":"é","s":[', parts, ']}')).toString('utf8');
-    expect(text).toBe(`{"h":"é","s":[${parts.join(',')}]}`);
+describe('enqueuePacked', () => {
+  it('stores a cycle packed by poll threads as one batch: head, the parts in order, tail; read back as a batch', () => {
+    const b = new DiskBuffer({ dir: tmp() });
+    const snap = (i: number) => JSON.stringify({ ip: `10.0.0.${i}`, sn: `SN${i}` });
+    const shares = [packTexts([snap(1), snap(3)]), packTexts([]), packTexts([snap(2)])];
+    const packed = { parts: shares.flatMap((x) => x.parts), count: 3 };
+    expect(b.enqueuePacked({ agentVersion: 't', cycleStartedAt: '2026-11-23T00:00:00.000Z', cycleDurationMs: 5 }, packed).batchSeq).toBe(1);
+    const read = b.read(1)!;
+    expect(read.batch).toEqual({ agentVersion: 't', cycleStartedAt: '2026-11-23T00:00:00.000Z', cycleDurationMs: 5, batchSeq: 1, snapshots: [1, 3, 2].map((i) => JSON.parse(snap(i))) });
+    // an empty cycle is an empty list
+    b.enqueuePacked({ agentVersion: 't', cycleStartedAt: '2026-11-23T00:01:00.000Z', cycleDurationMs: 5 }, packTexts([]));
+    expect(b.read(2)!.batch.snapshots).toEqual([]);
   });
 });

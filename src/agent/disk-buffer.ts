@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { packedBatch, type PackedSnapshots } from './packed-snapshots';
 
 /**
  * Disk spool for snapshot batches. One gzip file per batch, named by batchSeq
@@ -131,13 +132,13 @@ export class DiskBuffer {
   }
 
   /**
-   * Same as enqueue for snapshots already serialised as JSON texts (the agent loop), so a 20,000-miner
-   * cycle never exists as an object graph.
+   * Same as enqueue for a cycle's snapshots already serialised and gzip'd (the agent loop: packed-snapshots.ts), so a
+   * 20,000-miner cycle never exists here as an object graph or as one text.
    */
-  enqueueJson(b: Omit<SnapshotBatch, 'batchSeq' | 'snapshots'>, snapshotsJson: string[]): { batchSeq: number } {
+  enqueuePacked(b: Omit<SnapshotBatch, 'batchSeq' | 'snapshots'>, packed: PackedSnapshots): { batchSeq: number } {
     const seq = this.nextSeq;
     const head = JSON.stringify({ ...b, batchSeq: seq });
-    const gz = gzipJoined(`${head.slice(0, -1)},"snapshots":[`, snapshotsJson, ']}');
+    const gz = packedBatch(`${head.slice(0, -1)},"snapshots":[`, packed, ']}');
     const file = this.fileFor(seq);
     writeAtomic(file, gz);
     this.nextSeq = seq + 1;
@@ -256,44 +257,6 @@ export class DiskBuffer {
     return this.draining;
   }
 }
-
-/** Snapshots per gzip member in gzipJoined (≈ 1.5 MB of JSON). */
-const GZIP_PART = 1000;
-
-/**
- * gzip of `head + parts.join(',') + tail`, without ever holding that text: one gzip member per GZIP_PART parts,
- * concatenated (RFC 1952 §2.2; every gunzip — zlib's, Node's streams, the server's — reads them as one stream).
- * At 20,000 snapshots this keeps ~60 MB (the joined text and its UTF-8 copy) out of the agent's peak RSS. Each
- * member's UTF-8 bytes are written straight into one scratch buffer reused across calls (no joined string and no
- * Buffer copy of it per member: ~3 KB less garbage per snapshot, in the large-object space).
- */
-export function gzipJoined(head: string, parts: readonly string[], tail: string): Buffer {
-  const out: Buffer[] = [];
-  for (let i = 0; i === 0 || i < parts.length; i += GZIP_PART) {
-    const end = Math.min(parts.length, i + GZIP_PART);
-    let n = 0;
-    const put = (text: string): void => {
-      // UTF-8 needs at most 3 bytes per UTF-16 unit
-      if (n + text.length * 3 > scratch.length) {
-        const grown = Buffer.allocUnsafe(Math.max(scratch.length * 2, n + text.length * 3));
-        scratch.copy(grown, 0, 0, n);
-        scratch = grown;
-      }
-      n += scratch.write(text, n, 'utf8');
-    };
-    put(i === 0 ? head : ',');
-    for (let k = i; k < end; k++) {
-      if (k > i) put(',');
-      put(parts[k]!);
-    }
-    if (end >= parts.length) put(tail);
-    out.push(zlib.gzipSync(scratch.subarray(0, n), { level: 6 }));
-  }
-  return out.length === 1 ? out[0]! : Buffer.concat(out);
-}
-
-/** gzipJoined's reusable UTF-8 buffer (grows to one member's size, ~1.6 MB at GZIP_PART snapshots). */
-let scratch: Buffer = Buffer.allocUnsafe(64 * 1024);
 
 export interface DrainResult {
   sent: number;

@@ -5,6 +5,7 @@ import { sleep } from './concurrency';
 import { DiskBuffer } from './disk-buffer';
 import { runTask } from './executor';
 import { hostReport } from './host-report';
+import { packTexts } from './packed-snapshots';
 import { DEFAULT_DETAIL_EVERY_CYCLES, DEFAULT_PORTS, type DriverEnv } from './miner-types';
 import type { CycleResult } from './poller';
 import { scanRanges, type ScanResult } from './scanner/scanner';
@@ -164,8 +165,8 @@ export class FarmAgent {
       scan = { miners: r.miners, unreachable: r.unreachable, durationMs: r.durationMs, found: r.miners.length };
       this.log(`scan: ${r.miners.length} miners, ${r.unreachable} unreachable, ${r.durationMs} ms`);
     }
-    const poll = await this.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, signal: this.abort.signal, json: true });
-    const batch = this.buffer.enqueueJson({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.snapshotsJson);
+    const poll = await this.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, signal: this.abort.signal, json: true, pack: true });
+    const batch = this.buffer.enqueuePacked({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.packed ?? packTexts(poll.snapshotsJson));
     const drained = await this.buffer.drain(async (gz) => {
       await this.uplink.postSnapshotsGz(gz);
       return true;
@@ -189,7 +190,7 @@ export class FarmAgent {
       cycle: this.cycle,
       configSource,
       scan,
-      poll: { durationMs: poll.durationMs, ok: poll.ok, failed: poll.failed, miners: poll.snapshotsJson.length },
+      poll: { durationMs: poll.durationMs, ok: poll.ok, failed: poll.failed, miners: poll.packed?.count ?? 0 },
       batchSeq: batch.batchSeq,
       uploaded: drained.sent,
       buffered: this.buffer.count,

@@ -2,7 +2,8 @@ import { getHeapStatistics } from 'node:v8';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DriverEnv, IdentifiedMiner } from './miner-types';
-import { Poller, type CycleOptions, type JsonItem, type MinerTransfer } from './poller';
+import { packTexts } from './packed-snapshots';
+import { markDuplicateSnsJson, Poller, sortedTexts, type CycleOptions, type JsonItem, type MinerTransfer } from './poller';
 
 /**
  * One poll thread of the sharded poller (sharded-poller.ts): a Poller that owns its share of the fleet (sessions,
@@ -12,12 +13,18 @@ import { Poller, type CycleOptions, type JsonItem, type MinerTransfer } from './
  *   upsert {miners}            identities from a scan (new miners, or a changed identity)
  *   remove {ip} / invalidate {ip}
  *   snapshot {id, ip}          → the miner's last snapshot or null
- *   cycle {id, o}              → one cycle of this share: unsorted JSON items, ok, failed, detail reads
+ *   cycle {id, o}              → one cycle of this share: ok, failed, detail reads, the serials it read (its JSON
+ *                                texts stay here until `finish`)
+ *   finish {id, dups, pack}    → the cycle's texts with the fleet's duplicate serials marked: gzip'd (PackedSnapshots
+ *                                part, IP order) or as items for the main thread to sort
  *   abort                      stops the running cycle (the agent is stopping)
  */
 
 /** The requests the thread answers (the main thread numbers them: `id`). */
-export type PollWorkerCall = { t: 'snapshot'; ip: string } | { t: 'cycle'; o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist' | 'concurrency'> };
+export type PollWorkerCall =
+  | { t: 'snapshot'; ip: string }
+  | { t: 'cycle'; o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist' | 'concurrency'> }
+  | { t: 'finish'; dups: string[]; pack: boolean };
 
 export type PollWorkerRequest =
   | { t: 'env'; env: DriverEnv }
@@ -29,7 +36,8 @@ export type PollWorkerRequest =
   | { t: 'abort' };
 
 export interface PollWorkerCycle {
-  items: JsonItem[];
+  /** The serials of the share's snapshots (not empty ones), for the fleet-wide duplicate check. */
+  sns: string[];
   ok: number;
   failed: number;
   detailReads: number;
@@ -37,7 +45,14 @@ export interface PollWorkerCycle {
   heapBytes: number;
 }
 
-export type PollWorkerReply = { t: 'reply'; id: number; value: PollWorkerCycle | MinerSnapshot | null } | { t: 'error'; id: number; message: string };
+/** A finished share: gzip'd (`gz`, a gzip of its comma-joined texts in IP order; none when empty) or its items. */
+export interface PollWorkerFinish {
+  gz?: Uint8Array;
+  items?: JsonItem[];
+  count: number;
+}
+
+export type PollWorkerReply = { t: 'reply'; id: number; value: PollWorkerCycle | PollWorkerFinish | MinerSnapshot | null } | { t: 'error'; id: number; message: string };
 
 /** Marks a worker started for polling (workerData), so the packaged agent's one file knows what to run in it. */
 export const POLL_WORKER_MARK = 'hashfieldPollWorker';
@@ -50,7 +65,7 @@ export function isPollWorkerThread(): boolean {
 /** Serves the main thread's requests on `port` (the worker's parent port) until the thread is terminated. */
 export function startPollWorker(port: MessagePort | null = parentPort): void {
   if (!port) throw new Error('startPollWorker: not in a worker thread');
-  const serve = pollRequestHandler((m) => port.postMessage(m));
+  const serve = pollRequestHandler((m, transfer) => port.postMessage(m, transfer));
   port.on('message', serve);
 }
 
@@ -58,9 +73,11 @@ export function startPollWorker(port: MessagePort | null = parentPort): void {
  * A poll share's request handler: a thread's (startPollWorker) or the main thread's own share (sharded-poller.ts),
  * which gets the same requests without a message port.
  */
-export function pollRequestHandler(reply: (m: PollWorkerReply) => void): (m: PollWorkerRequest) => void {
+export function pollRequestHandler(reply: (m: PollWorkerReply, transfer?: ArrayBuffer[]) => void): (m: PollWorkerRequest) => void {
   let poller: Poller | null = null;
   let abort = new AbortController();
+  // the last cycle's items, until `finish` takes them
+  let held: JsonItem[] = [];
   return (m) => {
     switch (m.t) {
       case 'env':
@@ -90,10 +107,25 @@ export function pollRequestHandler(reply: (m: PollWorkerReply) => void): (m: Pol
         need(poller)
           .pollCycle({ ...m.o, json: true, items: true, signal: abort.signal })
           .then(
-            (r) => reply({ t: 'reply', id: m.id, value: { items: r.items, ok: r.ok, failed: r.failed, detailReads: r.detailReads, heapBytes: getHeapStatistics().total_physical_size } }),
+            (r) => {
+              held = r.items;
+              const sns: string[] = [];
+              for (const x of held) if (x.sn) sns.push(x.sn);
+              reply({ t: 'reply', id: m.id, value: { sns, ok: r.ok, failed: r.failed, detailReads: r.detailReads, heapBytes: getHeapStatistics().total_physical_size } });
+            },
             (e: unknown) => reply({ t: 'error', id: m.id, message: e instanceof Error ? e.message : String(e) }),
           );
         return;
+      case 'finish': {
+        const items = held;
+        held = [];
+        markDuplicateSnsJson(items, new Set(m.dups));
+        if (!m.pack) return reply({ t: 'reply', id: m.id, value: { items, count: items.length } });
+        const gz = packTexts(sortedTexts(items)).parts[0];
+        // the gzip's memory moves to the main thread instead of being copied, when the Buffer has it to itself
+        const own = gz && gz.byteOffset === 0 && gz.byteLength === gz.buffer.byteLength;
+        return reply({ t: 'reply', id: m.id, value: { gz, count: items.length } }, own ? [gz.buffer as ArrayBuffer] : undefined);
+      }
     }
   };
 }

@@ -7,6 +7,7 @@ import { luxosDriver } from './families/luxos';
 import { vnishDriver } from './families/vnish';
 import { whatsminerDriver } from './families/whatsminer';
 import { detailDue, type DriverEnv, type FamilyDriver, type IdentifiedMiner, type MinerHandle, type MinerReading } from './miner-types';
+import { packTexts, type PackedSnapshots } from './packed-snapshots';
 import { computeFaultLabels, computeFlags, markDuplicateSns } from './state-flags';
 
 /**
@@ -61,9 +62,11 @@ export interface CycleOptions {
   json?: boolean;
   /**
    * With `json`: leave the texts as unsorted items (`items`), duplicate SNs not marked: a poll thread's share of the
-   * fleet, finished together with the other threads' (finishJsonItems).
+   * fleet, finished together with the other threads' (duplicateSerials, markDuplicateSnsJson).
    */
   items?: boolean;
+  /** With `json`: the texts gzip'd for the spool (`packed`, packed-snapshots.ts) instead of `snapshotsJson`. */
+  pack?: boolean;
 }
 
 /** A miner's state between cycles without its sessions (web client, tokens): what moves to another poll thread. */
@@ -87,6 +90,8 @@ export interface CycleResult {
   snapshotsJson: string[];
   /** Unsorted items (only with `json` and `items`). */
   items: JsonItem[];
+  /** The snapshots gzip'd for the spool (only with `json` and `pack`). */
+  packed?: PackedSnapshots;
   startedAt: string;
   durationMs: number;
   ok: number;
@@ -255,13 +260,15 @@ export class Poller {
     let snapshotsJson: string[] = [];
     let snapshots: MinerSnapshot[] = [];
     let items: JsonItem[] = [];
+    let packed: PackedSnapshots | undefined;
     if (o.json && o.items) items = outJson;
+    else if (o.json && o.pack) packed = packTexts(finishJsonItems(outJson));
     else if (o.json) snapshotsJson = finishJsonItems(outJson);
     else {
       markDuplicateSns(out);
       snapshots = sortByIp(out);
     }
-    return { snapshots, snapshotsJson, items, startedAt, durationMs: Date.now() - started, ok, failed, detailReads };
+    return { snapshots, snapshotsJson, items, packed, startedAt, durationMs: Date.now() - started, ok, failed, detailReads };
   }
 
   /** Completes the driver's fresh reading into the snapshot in place (no copy: the reading is not used elsewhere). */
@@ -339,23 +346,39 @@ export interface JsonItem {
   dup: boolean;
 }
 
-/** A json cycle's items (of one or more poll threads) as the batch's texts: duplicate SNs marked, in IP order. */
+/** A json cycle's items as the batch's texts: duplicate SNs marked, in IP order. */
 export function finishJsonItems(items: JsonItem[]): string[] {
-  markDuplicateSnsJson(items);
+  markDuplicateSnsJson(items, duplicateSerials([items]));
+  return sortedTexts(items);
+}
+
+/** The items' texts in IP order. */
+export function sortedTexts(items: JsonItem[]): string[] {
   items.sort((a, b) => a.n - b.n);
   return items.map((x) => x.text);
 }
 
-/** markDuplicateSns for JSON-text snapshots: only the affected few are re-parsed. */
-function markDuplicateSnsJson(items: JsonItem[]): void {
-  const count = new Map<string, number>();
-  for (const x of items) if (x.sn) count.set(x.sn, (count.get(x.sn) ?? 0) + 1);
+/** The serials (not empty) that more than one of the items carries, over one or more poll threads' items. */
+export function duplicateSerials(lists: Iterable<Iterable<{ sn: string }>>): Set<string> {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const list of lists)
+    for (const { sn } of list) {
+      if (!sn) continue;
+      if (seen.has(sn)) dup.add(sn);
+      else seen.add(sn);
+    }
+  return dup;
+}
+
+/** markDuplicateSns for JSON-text snapshots, given the cycle's duplicate serials: only the affected few are re-parsed. */
+export function markDuplicateSnsJson(items: JsonItem[], dups: ReadonlySet<string>): void {
   for (const x of items) {
-    const dup = x.sn !== '' && (count.get(x.sn) ?? 0) > 1;
+    const dup = x.sn !== '' && dups.has(x.sn);
     if (dup === x.dup) continue;
     x.dup = dup;
     const snap = JSON.parse(x.text) as MinerSnapshot;
-    markDuplicateSns([snap]);
+    snap.faultLabels = snap.faultLabels.filter((l) => l !== 'duplicate-sn');
     if (dup) snap.faultLabels.push('duplicate-sn');
     x.text = JSON.stringify(snap);
   }

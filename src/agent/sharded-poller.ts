@@ -4,8 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DriverEnv, IdentifiedMiner, MinerHandle } from './miner-types';
-import { finishJsonItems, Poller, type CycleOptions, type CycleResult, type JsonItem, type MinerTransfer } from './poller';
-import { POLL_WORKER_MARK, pollRequestHandler, type PollWorkerCall, type PollWorkerCycle, type PollWorkerReply, type PollWorkerRequest } from './poll-worker';
+import type { PackedSnapshots } from './packed-snapshots';
+import { duplicateSerials, Poller, sortedTexts, type CycleOptions, type CycleResult, type JsonItem, type MinerTransfer } from './poller';
+import {
+  POLL_WORKER_MARK,
+  pollRequestHandler,
+  type PollWorkerCall,
+  type PollWorkerCycle,
+  type PollWorkerFinish,
+  type PollWorkerReply,
+  type PollWorkerRequest,
+} from './poll-worker';
 
 /**
  * The agent's poller. A small fleet is polled on the main thread (Poller). From `shardFromMiners` known miners on
@@ -248,44 +257,70 @@ export class ShardedPoller {
     if (!this.shards) return this.local.pollCycle(o);
     const started = Date.now();
     const shards = this.shards;
-    const concurrency = Math.max(1, Math.ceil(o.concurrency / shards.length));
+    const call = { offlineAfterMissed: o.offlineAfterMissed, poolWhitelist: o.poolWhitelist, concurrency: Math.max(1, Math.ceil(o.concurrency / shards.length)) };
+    const pack = o.json === true && o.pack === true;
     const onAbort = () => {
       for (const s of shards) s.post({ t: 'abort' });
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
     let parts: PollWorkerCycle[];
+    let done: PollWorkerFinish[];
     try {
+      // 1. every share polls; its texts stay in its thread, the serials come here
       parts = await Promise.all(
         shards.map(async (_s, i) => {
-          const ask = (s: Shard) => s.call<PollWorkerCycle>({ t: 'cycle', o: { offlineAfterMissed: o.offlineAfterMissed, poolWhitelist: o.poolWhitelist, concurrency } });
           try {
-            return await ask(this.alive(i));
+            return await this.alive(i).call<PollWorkerCycle>({ t: 'cycle', o: call });
           } catch (e) {
             // the thread died during the cycle: start it again with its miners and poll its share once more
             this.log(e instanceof Error ? e.message : String(e));
-            return ask(this.alive(i));
+            return this.alive(i).call<PollWorkerCycle>({ t: 'cycle', o: call });
+          }
+        }),
+      );
+      // 2. the serials shared across the fleet are marked in every share, which then gzips its texts (or sends them)
+      const dups = [...duplicateSerials(parts.map((p) => p.sns.map((sn) => ({ sn }))))];
+      done = await Promise.all(
+        shards.map(async (_s, i) => {
+          try {
+            return await this.alive(i).call<PollWorkerFinish>({ t: 'finish', dups, pack });
+          } catch (e) {
+            // died between the two steps: its share is polled again (its serials were counted in the first poll)
+            this.log(e instanceof Error ? e.message : String(e));
+            parts[i] = await this.alive(i).call<PollWorkerCycle>({ t: 'cycle', o: call });
+            return this.alive(i).call<PollWorkerFinish>({ t: 'finish', dups, pack });
           }
         }),
       );
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
     }
-    const items: JsonItem[] = [];
     let ok = 0;
     let failed = 0;
     let detailReads = 0;
     for (const p of parts) {
-      for (const x of p.items) items.push(x);
       ok += p.ok;
       failed += p.failed;
       detailReads += p.detailReads;
     }
-    // (`items`, a thread's unfinished share, is what the threads answer; the joined cycle is always finished)
-    const texts = finishJsonItems(items);
+    let snapshotsJson: string[] = [];
+    let packed: PackedSnapshots | undefined;
+    if (pack) {
+      packed = { parts: [], count: 0 };
+      for (const d of done) {
+        if (d.gz) packed.parts.push(Buffer.isBuffer(d.gz) ? d.gz : Buffer.from(d.gz.buffer, d.gz.byteOffset, d.gz.byteLength));
+        packed.count += d.count;
+      }
+    } else {
+      const items: JsonItem[] = [];
+      for (const d of done) for (const x of d.items ?? []) items.push(x);
+      snapshotsJson = sortedTexts(items);
+    }
     return {
-      snapshots: o.json ? [] : texts.map((t) => JSON.parse(t) as MinerSnapshot),
-      snapshotsJson: o.json ? texts : [],
+      snapshots: o.json ? [] : snapshotsJson.map((t) => JSON.parse(t) as MinerSnapshot),
+      snapshotsJson: o.json ? snapshotsJson : [],
       items: [],
+      packed,
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       ok,

@@ -1,9 +1,11 @@
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '@sim/fleet';
 import { AgentTask } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { runTask } from '@agent/executor';
 import type { DriverEnv, IdentifiedMiner } from '@agent/miner-types';
+import { packedBatch } from '@agent/packed-snapshots';
 import { Poller } from '@agent/poller';
 import { ShardedPoller, shardOf } from '@agent/sharded-poller';
 import { scanRanges } from '@agent/scanner/scanner';
@@ -100,6 +102,24 @@ describe('poll threads', () => {
     expect(r.detailReads).toBeGreaterThanOrEqual(2);
     for (const ip of [x.ip, y.ip]) expect(snaps.find((s) => s.ip === ip)).toMatchObject({ sn: twin, faultLabels: expect.arrayContaining(['duplicate-sn']) });
     expect(snaps.filter((s) => s.faultLabels.includes('duplicate-sn')).length).toBe(2);
+  });
+
+  it('packs for the spool in the threads: one gzip per share in IP order, every miner once, duplicates marked', async () => {
+    const r = await threaded.pollCycle({ ...opts, json: true, pack: true });
+    expect(r.snapshotsJson).toEqual([]);
+    const packed = r.packed!;
+    expect(packed.count).toBe(90);
+    expect(packed.parts).toHaveLength(2);
+    packed.parts.forEach((part, i) => {
+      const share = JSON.parse(`[${zlib.gunzipSync(part).toString('utf8')}]`) as MinerSnapshot[];
+      const ips = share.map((s) => s.ip);
+      expect(ips).toEqual([...ips].sort((x, y) => ipKey(x) - ipKey(y)));
+      expect(ips.every((ip) => shardOf(ip, 2) === i)).toBe(true);
+    });
+    const batch = JSON.parse(zlib.gunzipSync(packedBatch('{"snapshots":[', packed, ']}')).toString('utf8')) as { snapshots: MinerSnapshot[] };
+    expect(batch.snapshots.map((s) => s.ip).sort()).toEqual(found.map((f) => f.ip).sort());
+    // the twins of the test before, one in each share, are still marked in both
+    expect(batch.snapshots.filter((s) => s.faultLabels.includes('duplicate-sn')).map((s) => s.sn)).toEqual(['TWINSERIAL0000057', 'TWINSERIAL0000057']);
   });
 
   it('runs an operation on the main thread with the snapshot of the owning thread', async () => {

@@ -30,6 +30,7 @@ import { VNISH_CYCLE_READS } from '@agent/families/vnish';
 import { WHATSMINER_V2_CYCLE_READS, WHATSMINER_V3_CYCLE_READS } from '@agent/families/whatsminer';
 import { AGENT_VERSION, FarmAgent } from '@agent/farm-agent';
 import type { IdentifiedMiner } from '@agent/miner-types';
+import { packTexts } from '@agent/packed-snapshots';
 import { isPollWorkerThread, startPollWorker } from '@agent/poll-worker';
 import { buildRequest } from '@agent/protocols/cgminer-rpc';
 import { iterateRanges, rangesFromSpecs } from '@agent/scanner/ip-range';
@@ -157,9 +158,9 @@ async function runAgent(spec: ChildSpec): Promise<void> {
   for (let i = 1; i <= spec.cycles; i++) {
     await step(spec, `poll cycle ${i}`);
     await measure(`poll cycle ${i}`, async () => {
-      const poll = await agent.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, json: true });
+      const poll = await agent.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, json: true, pack: true });
       const t0 = performance.now();
-      const batch = agent.buffer.enqueueJson({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.snapshotsJson);
+      const batch = agent.buffer.enqueuePacked({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.packed ?? packTexts(poll.snapshotsJson));
       const spoolMs = performance.now() - t0;
       return {
         ok: poll.ok,
@@ -167,7 +168,7 @@ async function runAgent(spec: ChildSpec): Promise<void> {
         extra: {
           pollMs: poll.durationMs,
           spoolMs,
-          snapshots: poll.snapshotsJson.length,
+          snapshots: poll.packed?.count ?? 0,
           batchSeq: batch.batchSeq,
           // miners whose details (MAC/SN/LED) were read in this cycle
           detailReads: poll.detailReads,

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { AGENT_HEAP_FLAGS } from '@shared/agent-cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ import { buildApp } from '@server/app';
 import { agentBundle } from '@server/domains/agent-package/agent-bundle';
 import { AGENT_PACKAGE_PERMISSION } from '@server/routes/agent-package';
 import type { NucStatus } from '@shared/schemas/farm';
-import type { PollWorkerReply, PollWorkerRequest } from '@agent/poll-worker';
+import type { PollWorkerCycle, PollWorkerFinish, PollWorkerReply, PollWorkerRequest } from '@agent/poll-worker';
 import { scanRanges } from '@agent/scanner/scanner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { simDriverEnv } from '../support/sim-driver-env';
@@ -243,21 +244,28 @@ describe('GET /api/agent/package', () => {
     expect(miners.length).toBe(MINERS);
     const worker = new Worker(path.join(dir, 'agent.js'), { workerData: { hashfieldPollWorker: true } });
     try {
-      const reply = new Promise<PollWorkerReply>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
+      const next = () =>
+        new Promise<Extract<PollWorkerReply, { t: 'reply' }>>((resolve, reject) => {
+          worker.once('message', (m: PollWorkerReply) => (m.t === 'reply' ? resolve(m) : reject(new Error(m.message))));
+          worker.once('error', reject);
+        });
       const send = (m: PollWorkerRequest) => worker.postMessage(m);
       send({ t: 'env', env });
       send({ t: 'upsert', miners });
+      let reply = next();
       send({ t: 'cycle', id: 7, o: { offlineAfterMissed: 2, poolWhitelist: [], concurrency: 10 } });
-      const r = await reply;
-      expect(r.t).toBe('reply');
-      const cycle = (r as Extract<PollWorkerReply, { t: 'reply' }>).value as { items: Array<{ text: string }>; ok: number };
-      expect(r.id).toBe(7);
-      expect(cycle.ok).toBe(MINERS);
-      const snaps = cycle.items.map((x) => JSON.parse(x.text) as MinerSnapshot);
-      expect(snaps.map((x) => x.ip).sort()).toEqual(miners.map((m) => m.ip).sort());
+      const cycle = (await reply) as { id: number; value: PollWorkerCycle };
+      expect(cycle.id).toBe(7);
+      expect(cycle.value.ok).toBe(MINERS);
+      // the second step: the share's snapshots, gzip'd in the thread (comma-joined JSON texts in IP order)
+      reply = next();
+      send({ t: 'finish', id: 8, dups: [], pack: true });
+      const done = (await reply) as { id: number; value: PollWorkerFinish };
+      expect(done.id).toBe(8);
+      expect(done.value.count).toBe(MINERS);
+      const snaps = JSON.parse(`[${zlib.gunzipSync(done.value.gz!).toString('utf8')}]`) as MinerSnapshot[];
+      expect(snaps.map((x) => x.ip)).toEqual(miners.map((m) => m.ip).sort((a, b) => Number(a.split('.')[3]) - Number(b.split('.')[3])));
+      expect(cycle.value.sns.length).toBe(snaps.filter((x) => x.sn !== '').length);
       expect(snaps.every((x) => x.online && x.rt5s > 0)).toBe(true);
     } finally {
       await worker.terminate();
