@@ -249,7 +249,7 @@ export async function run(): Promise<void> {
     'RSS peak': mib(p.rssPeakMiB),
     'RSS after': mib(p.rssAfterMiB),
     'heap after': p.extra?.['threadHeapMiB'] ? `${mib(p.heapAfterMiB)} + workers ${String(p.extra['threadHeapMiB'])}` : mib(p.heapAfterMiB),
-    'spool (gzip)': p.extra?.['spoolMs'] === undefined ? '–' : sec(Number(p.extra['spoolMs'])),
+    spool: p.extra?.['spoolMs'] === undefined ? '–' : sec(Number(p.extra['spoolMs'])),
   });
 
   const pollRows: Record<string, Record<string, unknown>> = {};
@@ -259,7 +259,7 @@ export async function run(): Promise<void> {
     bareOf(command).forEach((p, i) => (pollRows[`bare "${command}" cycle ${i + 1}${i === 0 ? ' (warm-up)' : ''}`] = row(p, MINERS)));
   printTable(`(d1, d2) one poll cycle of ${MINERS.toLocaleString('en-US')} miners, 1,000 in flight — agent (real Poller) vs bare client`, pollRows);
   console.log(
-    `RSS peak: the child's peak during that phase (source: ${agent[0]?.peakSource ?? '?'}; VmHWM is reset through /proc/self/clear_refs before each phase). The wall time and CPU of an agent cycle cover the poll (connections, parsing, snapshots) and spooling the batch to disk (gzip + fsync), as FarmAgent.runCycle does before the upload; "spool" is that last part's share.`,
+    `RSS peak: the child's peak during that phase (source: ${agent[0]?.peakSource ?? '?'}; VmHWM is reset through /proc/self/clear_refs before each phase). The wall time and CPU of an agent cycle cover the poll (connections, parsing, snapshots, each poll thread gzipping its share) and spooling the batch to disk (the shares' gzip joined, written, fsync), as FarmAgent.runCycle does before the upload; "spool" is that last part's share (with one thread, the gzip is in it).`,
   );
   const fam = bareFamilySteady[0]?.extra;
   console.log(
