@@ -3,13 +3,15 @@
  * Hashfield service worker (Workbox 7, vite-plugin-pwa injectManifest, built as iife).
  * - Precaches the whole build (self.__WB_MANIFEST): app shell, lazy page chunks, locale catalogues, icons.
  * - SPA navigations fall back to the precached index.html, except /api (API, Swagger UI).
- * - The shell's start-up reads are NetworkFirst so the console opens offline with the last user and farm.
+ * - The shell's start-up reads are NetworkFirst so the console opens offline with the last user and farm; an
+ *   answer from that cache carries X-HF-Fallback (the page then knows the server did not answer).
  * - A new version waits until the page posts SKIP_WAITING (the user pressed "reload"); never automatically.
  * - Background Sync (where the browser has SyncManager): the page registers the tag `hf-outbox` when it queues
  *   an offline write; on `sync` this worker asks its open pages to replay their outbox (the outbox lives in the
  *   page, lib/offline/outbox.ts). Without SyncManager nothing changes: the pages replay on their own triggers.
  */
 import { clientsClaim } from 'workbox-core';
+import type { WorkboxPlugin } from 'workbox-core/types';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -33,6 +35,21 @@ const VERSION = buildVersion(manifest);
 
 export const SHELL_API_CACHE = 'hf-shell-api';
 const SHELL_API_PATHS = new Set(['/api/config/public', '/api/userv2/userCurrent', '/api/role/userAgentMenus', '/api/options/agent']);
+/** Same string as SW_FALLBACK_HEADER in src/client/lib/offline/connectivity.ts. */
+const FALLBACK_HEADER = 'X-HF-Fallback';
+
+/**
+ * NetworkFirst reads its cache only when the network did not answer (failure or time-out): such an answer says so
+ * in a header, so the page does not take the copy for the server being reachable (connectivity.ts).
+ */
+const markFallback: WorkboxPlugin = {
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+    if (!cachedResponse) return cachedResponse;
+    const headers = new Headers(cachedResponse.headers);
+    headers.set(FALLBACK_HEADER, '1');
+    return new Response(cachedResponse.body, { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+  },
+};
 
 cleanupOutdatedCaches();
 // `retry`: a chunk asked for again under a new address after a failed import (src/client/lib/import-retry.ts); workbox's defaults besides
@@ -45,7 +62,7 @@ registerRoute(
   new NetworkFirst({
     cacheName: SHELL_API_CACHE,
     networkTimeoutSeconds: 5,
-    plugins: [new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 60 * 60 })],
+    plugins: [new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 60 * 60 }), markFallback],
   }),
 );
 

@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
 import { Suspense } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next, { type i18n as I18n } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import field from '@locales/en-US/field.json';
 import offline from '@locales/en-US/offline.json';
+import { reportNetworkFailure, reportServerAnswer, resetConnectivityForTests } from '@client/lib/offline/connectivity';
 import { type OutboxEntry, resetOfflineDbForTests } from '@client/lib/offline/db';
 import { resetOutboxForTests } from '@client/lib/offline/outbox';
 import { OutboxIndicator } from './outbox-indicator';
@@ -27,6 +28,7 @@ beforeAll(async () => {
 let db = resetOfflineDbForTests();
 beforeEach(() => {
   resetOutboxForTests();
+  resetConnectivityForTests();
   db = resetOfflineDbForTests();
 });
 afterEach(() => {
@@ -102,5 +104,27 @@ describe('OutboxIndicator (field app)', () => {
     expect(keys).not.toContain('019a0000-0000-7000-8000-00000000000b');
     await waitFor(() => expect(button.getAttribute('data-dead')).toBe('0'));
     await screen.findByText('No refused changes.');
+  });
+
+  it('tells "server unreachable" (navigator online, no answer) apart from online', async () => {
+    await db.outbox.add(entry({ state: 'failed' }));
+    render(
+      <I18nextProvider i18n={i18n}>
+        <OutboxIndicator />
+      </I18nextProvider>,
+    );
+    const button = await screen.findByTestId('outbox-indicator');
+    await waitFor(() => expect(button.getAttribute('data-pending')).toBe('1'));
+    expect(button.getAttribute('data-reason')).toBe('online');
+    act(() => reportNetworkFailure());
+    expect(button.getAttribute('data-online')).toBe('false');
+    expect(button.getAttribute('data-reason')).toBe('server-unreachable');
+    expect(button.className).toContain('is-unreachable');
+    expect(button.getAttribute('aria-label')).toBe(
+      'Sync and offline changes: Server unreachable · 1 change waiting. Changes are kept on this device and sent when the server answers again.',
+    );
+    act(() => reportServerAnswer());
+    expect(button.getAttribute('data-online')).toBe('true');
+    expect(button.getAttribute('aria-label')).toBe('Sync and offline changes: Online · 1 change waiting');
   });
 });

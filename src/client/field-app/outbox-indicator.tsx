@@ -1,45 +1,48 @@
 /**
- * Header indicator: online / offline, the number of changes waiting (badge) and of changes the server refused
- * (red). Opens the sync panel (loaded when first opened). A 401 that pauses the outbox turns it orange and
+ * Header indicator: online / offline / server unreachable (lib/offline/connectivity.ts), the number of changes
+ * waiting (badge) and of changes the server refused (red). Opens the sync panel (loaded when first opened). A 401 that pauses the outbox turns it orange and
  * shows the session banner at the bottom of every field page.
  */
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyWithRetry } from '@client/lib/import-retry';
+import { useConnectivity } from '@client/lib/offline/connectivity';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
-import { useOnline } from '@client/features/field/lib/use-online';
 import { SessionExpiredBanner } from './session-expired-banner';
 
 const SyncPanel = lazyWithRetry(() => import('./sync-panel'), (m) => m.SyncPanel);
 
 export function OutboxIndicator() {
   const { t } = useTranslation('offline');
-  const online = useOnline();
+  const { online, reason } = useConnectivity();
   const counts = useOutboxCounts();
   const paused = useOutboxPaused();
   const [opened, setOpened] = useState(false);
   const waiting = counts.pending + counts.failed;
-  const parts = [online ? t('indicator.online') : t('indicator.offline')];
+  const unreachable = reason === 'server-unreachable';
+  const parts = [online ? t('indicator.online') : unreachable ? t('indicator.unreachable') : t('indicator.offline')];
   if (waiting > 0) parts.push(t('indicator.pending', { count: waiting }));
   if (counts.dead > 0) parts.push(t('indicator.dead', { count: counts.dead }));
   if (paused) parts.push(t('session.title'));
   const label = parts.join(' · ');
-  const tone = paused ? 'is-paused' : !online ? 'is-offline' : waiting > 0 ? 'is-pending' : 'is-online';
+  const described = unreachable ? `${label}. ${t('indicator.unreachableHint')}` : label;
+  const tone = paused ? 'is-paused' : unreachable ? 'is-unreachable' : !online ? 'is-offline' : waiting > 0 ? 'is-pending' : 'is-online';
   return (
     <>
       <button
         type="button"
         className={`hf-indicator ${tone}`}
-        title={label}
-        aria-label={`${t('indicator.open')}: ${label}`}
+        title={described}
+        aria-label={`${t('indicator.open')}: ${described}`}
         onClick={() => setOpened(true)}
         data-testid="outbox-indicator"
         data-online={online}
+        data-reason={reason}
         data-pending={waiting}
         data-dead={counts.dead}
         data-paused={paused}
       >
-        <span aria-hidden>{paused ? '🔒' : online ? '☁' : '⊘'}</span>
+        <span aria-hidden>{paused ? '🔒' : unreachable ? '⚠' : online ? '☁' : '⊘'}</span>
         {waiting > 0 && (
           <span className="hf-count hf-count-blue" data-testid="outbox-pending-count">
             {waiting}

@@ -3,8 +3,11 @@
  * form-encoded by default (json or multipart when asked), headers I18N and agentKey, X-Requested-With on
  * writes (CSRF). Answers are envelopes; code "401" sends the browser to `data`; a positive code rejects
  * with an ApiError (for non-GET calls the caller shows `msg`, spec 1 §8).
+ * Every outcome is reported to lib/offline/connectivity.ts: an answer of our server (an envelope, any status)
+ * or none (fetch rejected other than by the caller's own signal, no envelope, the service worker's cached copy).
  */
 import type { Envelope } from '@shared/errors';
+import { isEnvelope, isSwFallback, reportNetworkFailure, reportServerAnswer } from './offline/connectivity';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -92,19 +95,33 @@ export async function request<T>(method: 'GET' | 'POST', path: string, opts: Req
   }
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const res = await fetch(path + (method === 'GET' ? toSearch(opts.params) : toSearch(opts.params)), {
-    method,
-    headers,
-    body,
-    credentials: 'include',
-    signal,
-  });
+  const startedAt = Date.now();
+  // The caller's own cancel (a query no longer needed) says nothing about the server.
+  const noAnswer = () => {
+    if (!opts.signal?.aborted) reportNetworkFailure(startedAt);
+  };
+  let res: Response;
+  try {
+    res = await fetch(path + (method === 'GET' ? toSearch(opts.params) : toSearch(opts.params)), {
+      method,
+      headers,
+      body,
+      credentials: 'include',
+      signal,
+    });
+  } catch (err) {
+    noAnswer();
+    throw err;
+  }
   let env: Envelope<T>;
   try {
     env = (await res.json()) as Envelope<T>;
   } catch {
+    noAnswer();
     throw new ApiError(res.statusText || 'Network error', res.status, res.status, null);
   }
+  if (isEnvelope(env) && !isSwFallback(res)) reportServerAnswer();
+  else noAnswer();
   if (String(env.code) === '401') {
     if (!opts.quiet401) context.onUnauthorized(typeof env.data === 'string' ? env.data : '/login');
     throw new ApiError(env.msg, '401', 401, env.data);

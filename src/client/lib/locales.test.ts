@@ -1,10 +1,10 @@
-/** Every shell namespace exists in all three languages with the same keys, and every catalogue entry has a title. */
+/** Every shell namespace (and the offline / field ones) exists in all three languages with the same keys, and every catalogue entry has a title. */
 import { describe, expect, it } from 'vitest';
 import { MENU_CATALOGUE, MENU_SECTIONS } from '@shared/menu-catalogue';
 import { LOCALES } from '@shared/validation';
 
 const files = import.meta.glob<Record<string, unknown>>('/src/locales/*/*.json', { eager: true, import: 'default' });
-const NAMESPACES = ['common', 'menu', 'shell', 'auth', 'notifications', 'dashboard'];
+const NAMESPACES = ['common', 'menu', 'shell', 'auth', 'notifications', 'dashboard', 'offline', 'field'];
 
 function keys(obj: unknown, prefix = ''): string[] {
   if (typeof obj !== 'object' || obj === null) return [prefix];

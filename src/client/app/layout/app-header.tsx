@@ -4,13 +4,13 @@
  * from a burger, and the region/language controls move into the drawer, new farm and promo into the user menu.
  */
 import { ActionIcon, Anchor, Badge, Box, Burger, Button, Group, Tooltip } from '@mantine/core';
-import { useNetwork } from '@mantine/hooks';
-import { IconExternalLink, IconPlus, IconWifiOff } from '@tabler/icons-react';
+import { IconExternalLink, IconPlus, IconServerOff, IconWifiOff } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@shared/schemas/auth';
 import { BrandMark } from '@client/components/brand-mark';
 import { LanguageSwitcher } from '@client/components/language-switcher';
+import { useConnectivity } from '@client/lib/offline/connectivity';
 import { FarmSelect } from '@client/features/shell/components/farm-select';
 import { NucIndicator } from '@client/features/shell/components/nuc-indicator';
 import { RegionSelect } from '@client/features/shell/components/region-select';
@@ -29,14 +29,23 @@ export interface AppHeaderProps {
   promoUrl: string | null;
 }
 
+/** Device offline (gray), or online but our server not answering (orange, lib/offline/connectivity.ts). */
 function OfflineBadge() {
   const { t } = useTranslation('shell');
-  const network = useNetwork();
-  if (network.online) return null;
+  const { online, reason } = useConnectivity();
+  if (online) return null;
+  const unreachable = reason === 'server-unreachable';
   return (
-    <Tooltip label={t('offline.hint')}>
-      <Badge color="gray" variant="filled" leftSection={<IconWifiOff size={12} />} data-testid="offline-badge" tt="none">
-        {t('offline.label')}
+    <Tooltip label={t(unreachable ? 'serverUnreachable.hint' : 'offline.hint')} multiline w={280}>
+      <Badge
+        color={unreachable ? 'orange' : 'gray'}
+        variant="filled"
+        leftSection={unreachable ? <IconServerOff size={12} /> : <IconWifiOff size={12} />}
+        data-testid="offline-badge"
+        data-reason={reason}
+        tt="none"
+      >
+        {t(unreachable ? 'serverUnreachable.label' : 'offline.label')}
       </Badge>
     </Tooltip>
   );

@@ -1,10 +1,12 @@
 /**
  * Starts the offline write path for the page: the miner write kinds, the outbox replayer and its triggers,
+ * the server-reachability probe (lib/offline/connectivity.ts: its recovery kicks the outbox and the sync),
  * the resume after a login (the current user query succeeding again lifts a 401 pause) and the hold of
  * service-worker updates while writes wait to be sent.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { currentLocale } from '@client/lib/i18n';
+import { startConnectivity } from '@client/lib/offline/connectivity';
 import { registerMinerWrites } from '@client/lib/offline/miner-writes';
 import { outboxHoldsUpdate, resumeOutbox, startOutbox } from '@client/lib/offline/outbox';
 import { sessionKeys } from '@client/lib/session-api';
@@ -14,6 +16,7 @@ const sameKey = (a: readonly unknown[], b: readonly unknown[]) => a.length === b
 
 export function startOfflineWrites(queryClient: QueryClient): () => void {
   registerMinerWrites();
+  const stopConnectivity = startConnectivity();
   const stopOutbox = startOutbox({ locale: currentLocale });
   const releaseHold = holdUpdateWhile(outboxHoldsUpdate);
   const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
@@ -25,5 +28,6 @@ export function startOfflineWrites(queryClient: QueryClient): () => void {
     unsubscribe();
     releaseHold();
     stopOutbox();
+    stopConnectivity();
   };
 }

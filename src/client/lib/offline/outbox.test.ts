@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getConnectivity, reportServerAnswer, resetConnectivityForTests } from './connectivity';
 import { type OutboxEntry, resetOfflineDbForTests } from './db';
 import {
   type OutboxEvent,
@@ -50,6 +51,7 @@ let resetDb = resetOfflineDbForTests();
 
 beforeEach(() => {
   resetOutboxForTests();
+  resetConnectivityForTests();
   resetDb = resetOfflineDbForTests();
   clock = 1_700_000_000_000;
   startOutbox({ now: () => clock, random: () => 0.5, locale: () => 'en-US' });
@@ -216,5 +218,20 @@ describe('outbox', () => {
     await enqueue(note(1));
     await replayOutbox();
     expect((await entries())[0]).toMatchObject({ state: 'failed', attempts: 1 });
+    // Not our server: the page is told the server is unreachable (connectivity.ts).
+    expect(getConnectivity().reason).toBe('server-unreachable');
+  });
+
+  it('reports to connectivity, and the server answering again sends a failed entry at once (no backoff wait)', async () => {
+    let down = true;
+    const calls = mockFetch(() => (down ? 'network' : { status: 200 }));
+    await enqueue(note(1));
+    await vi.waitFor(async () => expect((await entries())[0]).toMatchObject({ state: 'failed', attempts: 1 }));
+    expect(getConnectivity().reason).toBe('server-unreachable');
+    down = false;
+    reportServerAnswer(); // what the probe (or any other request) does when the server answers
+    await vi.waitFor(async () => expect(await entries()).toEqual([]));
+    expect(calls).toHaveLength(2);
+    expect(getConnectivity().reason).toBe('online');
   });
 });

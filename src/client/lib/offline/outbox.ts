@@ -10,7 +10,8 @@
  * - 401 → the whole queue pauses (the entry stays pending), `paused` is announced, and `resumeOutbox()`
  *   (after a login) continues with nothing lost.
  * Triggers: start, `online`, `visibilitychange` (visible), the backoff timer, the service worker's `sync`
- * event relayed as a message (sw.ts; optional, the rest works without SyncManager) and each enqueue.
+ * event relayed as a message (sw.ts; optional, the rest works without SyncManager), each enqueue, and the server
+ * answering again after being unreachable (connectivity.ts, to which each send reports whether our server answered).
  * An entry left 'sending' by a closed page goes back to pending at start: the idempotency key makes the
  * resend safe. A dead entry is retried or edited under a NEW key (the server stored its 4xx answer under the
  * old one; a 4xx means nothing was applied); a failed one keeps its key (it may have been applied).
@@ -19,6 +20,7 @@ import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
 import { OFFLINE_COLLECTIONS, OFFLINE_SCHEMA_VERSION } from './collections';
+import { reportNetworkFailure, reportServerAnswer, subscribeServerReachable } from './connectivity';
 import { type OutboxEntry, type OutboxError, type OutboxState, offlineDb } from './db';
 import { uuid7 } from './uuid7';
 
@@ -238,6 +240,7 @@ function parseEnvelope(text: string): Envelope | null {
 type Outcome = { kind: 'applied'; data: unknown } | { kind: 'retry'; error: OutboxError } | { kind: 'dead'; error: OutboxError } | { kind: 'unauthorized' };
 
 async function send(entry: OutboxEntry): Promise<Outcome> {
+  const startedAt = Date.now();
   let res: Response;
   try {
     const headers: Record<string, string> = {
@@ -252,9 +255,13 @@ async function send(entry: OutboxEntry): Promise<Outcome> {
     if (typeof AbortSignal !== 'undefined' && 'timeout' in AbortSignal) init.signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     res = await fetch(entry.url, init);
   } catch (err) {
+    reportNetworkFailure(startedAt);
     return { kind: 'retry', error: { status: 0, message: err instanceof Error ? err.message : String(err) } };
   }
   const env = parseEnvelope(await res.text().catch(() => ''));
+  // Only our server answers with the envelope (a proxy's 502 page or a captive portal does not).
+  if (env) reportServerAnswer();
+  else reportNetworkFailure(startedAt);
   const error: OutboxError = {
     status: res.status,
     ...(env ? { code: String(env.code) } : {}),
@@ -407,6 +414,8 @@ export function startOutbox(options: OutboxOptions = {}): () => void {
   window.addEventListener('online', kick);
   document.addEventListener('visibilitychange', onVisible);
   navigator.serviceWorker?.addEventListener('message', onMessage);
+  // The server answering again after a spell of "unreachable" while navigator.onLine stayed true (connectivity.ts).
+  const unsubscribeReachable = subscribeServerReachable(kick);
   startup = recoverSending()
     .catch((err: unknown) => console.error('outbox: recovery failed', err))
     .then(() => replayOutbox({ force: true }));
@@ -414,6 +423,7 @@ export function startOutbox(options: OutboxOptions = {}): () => void {
     window.removeEventListener('online', kick);
     document.removeEventListener('visibilitychange', onVisible);
     navigator.serviceWorker?.removeEventListener('message', onMessage);
+    unsubscribeReachable();
     if (timer) clearTimeout(timer);
     timer = null;
   };

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CustomerSyncRow, MinerSyncRow } from '@shared/schemas/sync';
 import { configureApiClient } from '@client/lib/api-client';
 import { OFFLINE_COLLECTIONS } from './collections';
+import { reportNetworkFailure, reportServerAnswer, resetConnectivityForTests } from './connectivity';
 import { type HashfieldDb, resetOfflineDbForTests } from './db';
 import { SYNC_MEASURE_MINERS, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
 
@@ -117,6 +118,7 @@ function setOnline(online: boolean): void {
 }
 
 beforeEach(() => {
+  resetConnectivityForTests();
   db = resetOfflineDbForTests();
   feed = new FakeFeed();
   vi.stubGlobal('fetch', feed.fetch);
@@ -270,6 +272,23 @@ describe('sync loop', () => {
     });
     await syncNow(KEY);
     expect((await readSyncStatus(KEY)).error).toBeNull();
+  });
+
+  it('server unreachable (navigator online): nothing is attempted; its answering again starts a run at once', async () => {
+    feed.miner(1);
+    const stop = startSyncLoop(KEY, { intervalMs: 60_000 });
+    await vi.waitFor(async () => expect((await readSyncStatus(KEY)).minersCount).toBe(1));
+    await vi.waitFor(() => expect(feed.calls.length).toBe(2));
+    reportNetworkFailure(); // e.g. the outbox's request got no answer
+    window.dispatchEvent(new Event('online'));
+    document.dispatchEvent(new Event('visibilitychange'));
+    await syncNow(KEY);
+    expect(feed.calls.length).toBe(2);
+    feed.miner(2);
+    reportServerAnswer(); // e.g. the probe got one
+    await vi.waitFor(async () => expect((await readSyncStatus(KEY)).minersCount).toBe(2));
+    expect(feed.calls.length).toBe(4);
+    stop();
   });
 
   it('never runs twice at once: a request during a run queues one more run after it', async () => {

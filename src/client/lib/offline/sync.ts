@@ -8,8 +8,9 @@
  *   Pages are asked as `format=columns` (field names once, each row an array: about half the bytes and a much
  *   cheaper answer for the server) and turned back into the row objects the stores keep (`rowsOfPage`).
  * - `startSyncLoop(agentKey)` → stop(): syncs at start, on `online`, when the page becomes visible, every 60 s
- *   while visible, and on `syncNow(agentKey)`. Runs never overlap (one at a time per page). A failure is kept in
- *   syncState.error and retried at the next trigger; offline nothing is attempted and nothing is recorded.
+ *   while visible, when the server answers again after being unreachable (connectivity.ts), and on
+ *   `syncNow(agentKey)`. Runs never overlap (one at a time per page). A failure is kept in syncState.error and
+ *   retried at the next trigger; offline (or the server unreachable) nothing is attempted and nothing is recorded.
  *   A 401 stops the loop quietly (the session layer sends the user to log in; the loop starts again after login).
  * - `useSyncStatus(agentKey)` → { syncing, lastSyncedAt, error, minersCount } for the header / settings UI.
  *
@@ -21,6 +22,7 @@ import { useSyncExternalStore } from 'react';
 import type { SyncColumnsPage, SyncPage } from '@shared/schemas/sync';
 import { SYNC_COLLECTIONS, type SyncCollection } from '@shared/sync-collections';
 import { ApiError, api } from '@client/lib/api-client';
+import { isEffectivelyOnline, subscribeServerReachable } from './connectivity';
 import { type Cached, type SyncStateRecord, offlineDb } from './db';
 
 /** Rows per page (and per IndexedDB transaction). */
@@ -50,8 +52,9 @@ function tableOf(name: SyncCollection): Table<Cached<AnyRow>, [string, string]> 
   return offlineDb().table(name);
 }
 
+/** The device offline, or the server not answering (connectivity.ts): nothing is attempted. */
 function isOffline(): boolean {
-  return typeof navigator !== 'undefined' && navigator.onLine === false;
+  return !isEffectivelyOnline();
 }
 
 /** A failure worth showing: not the network being away, not a logged-out session. */
@@ -211,7 +214,7 @@ export function syncNow(agentKey: string): Promise<void> {
 
 /**
  * Keeps the farm's caches fresh while the page is open; returns stop(). Triggers: start, `online`,
- * `visibilitychange` to visible, every SYNC_INTERVAL_MS while visible. 401 stops the loop.
+ * `visibilitychange` to visible, every SYNC_INTERVAL_MS while visible, the server reachable again. 401 stops the loop.
  */
 export function startSyncLoop(agentKey: string, opts: { intervalMs?: number } = {}): () => void {
   let stopped = false;
@@ -230,10 +233,12 @@ export function startSyncLoop(agentKey: string, opts: { intervalMs?: number } = 
   }, opts.intervalMs ?? SYNC_INTERVAL_MS);
   window.addEventListener('online', trigger);
   document.addEventListener('visibilitychange', onVisibility);
+  const unsubscribeReachable = subscribeServerReachable(trigger);
   function stop(): void {
     if (stopped) return;
     stopped = true;
     clearInterval(timer);
+    unsubscribeReachable();
     window.removeEventListener('online', trigger);
     document.removeEventListener('visibilitychange', onVisibility);
   }

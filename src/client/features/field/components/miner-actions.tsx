@@ -9,6 +9,7 @@ import { minerLabel } from '@shared/miner-labels';
 import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { currentLocale } from '@client/lib/i18n';
+import { getConnectivity } from '@client/lib/offline/connectivity';
 import type { Cached } from '@client/lib/offline/db';
 import { pendingCustomer, queueMinerCustomer, queueMinerFault, queueMinerNote } from '@client/lib/offline/miner-writes';
 import { usePendingForMiner } from '@client/lib/offline/outbox';
@@ -32,8 +33,9 @@ export function MinerOfflineActions({ agentKey, miner }: { agentKey: string; min
   const saved = async (work: () => Promise<unknown>) => {
     try {
       await work();
-      const online = navigator.onLine;
-      showToast({ tone: online ? 'success' : 'info', message: online ? t('actions.savedOnline') : t('actions.savedOffline'), autoClose: 3000 });
+      const { online, reason } = getConnectivity();
+      const message = online ? t('actions.savedOnline') : reason === 'server-unreachable' ? t('actions.savedUnreachable') : t('actions.savedOffline');
+      showToast({ tone: online ? 'success' : 'info', message, autoClose: 3000 });
       close();
     } catch (err) {
       showToast({ tone: 'error', message: t('actions.saveFailed', { message: err instanceof Error ? err.message : String(err) }) });

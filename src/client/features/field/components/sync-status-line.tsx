@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConnectivity } from '@client/lib/offline/connectivity';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
 import { relativeAge } from '../lib/relative-age';
-import { useOnline } from '../lib/use-online';
 
 /** Re-renders every 30 s so "2 min ago" stays true. */
 function useNow(ms = 30_000): number {
@@ -14,11 +14,14 @@ function useNow(ms = 30_000): number {
   return now;
 }
 
-/** "Last synced 2 min ago · 20,000 miners", offline state, last error, "Sync now" (lib/offline/sync). */
+/**
+ * "Last synced 2 min ago · 20,000 miners", offline or server-unreachable state (lib/offline/connectivity), last
+ * error, "Sync now" (lib/offline/sync).
+ */
 export function SyncStatusLine({ agentKey }: { agentKey: string }) {
   const { t, i18n } = useTranslation('field');
   const status = useSyncStatus(agentKey);
-  const online = useOnline();
+  const { online, reason } = useConnectivity();
   const now = useNow();
   const syncing = status.syncing;
   const when = status.lastSyncedAt ? t('sync.last', { age: relativeAge(status.lastSyncedAt, i18n.language, now) }) : t('sync.never');
@@ -26,9 +29,14 @@ export function SyncStatusLine({ agentKey }: { agentKey: string }) {
     <div className="hf-row hf-row-wrap" data-testid="field-sync-status" data-count={status.minersCount}>
       <p className="hf-small hf-dimmed hf-grow" role="status">
         {syncing ? t('sync.syncing') : when} · {t('sync.miners', { count: status.minersCount })}
-        {!online && (
+        {reason === 'offline' && (
           <span className="hf-text-orange hf-ml" data-testid="field-offline">
             {t('sync.offline')}
+          </span>
+        )}
+        {reason === 'server-unreachable' && (
+          <span className="hf-text-orange hf-ml" data-testid="field-server-unreachable">
+            {t('sync.unreachable')}
           </span>
         )}
         {status.error && online && (

@@ -1,13 +1,14 @@
 /**
- * Header indicator on every screen: online / offline, the number of changes waiting (badge) and of changes
- * the server refused (red). Opens the sync panel. A 401 that pauses the outbox turns it orange.
+ * Header indicator on every screen: online / offline / server unreachable (lib/offline/connectivity.ts), the
+ * number of changes waiting (badge) and of changes the server refused (red). Opens the sync panel. A 401 that
+ * pauses the outbox turns it orange.
  */
-import { ActionIcon, Affix, Badge, Group, Indicator, Tooltip } from '@mantine/core';
-import { useNetwork } from '@mantine/hooks';
-import { IconCloudCheck, IconCloudOff, IconCloudUpload, IconLock } from '@tabler/icons-react';
+import { ActionIcon, Affix, Badge, Group, Indicator, Text, Tooltip } from '@mantine/core';
+import { IconCloudCheck, IconCloudOff, IconCloudUpload, IconCloudX, IconLock } from '@tabler/icons-react';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyWithRetry } from '@client/lib/import-retry';
+import { useConnectivity } from '@client/lib/offline/connectivity';
 import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
 import { SessionExpiredBanner } from './session-expired-banner';
 
@@ -16,34 +17,49 @@ const OutboxDrawer = lazyWithRetry(() => import('./outbox-drawer'), (m) => m.Out
 
 export function OfflineIndicator() {
   const { t } = useTranslation('offline');
-  const network = useNetwork();
+  const { online, reason } = useConnectivity();
   const counts = useOutboxCounts();
   const paused = useOutboxPaused();
   const [opened, setOpened] = useState(false);
   const [everOpened, setEverOpened] = useState(false);
   const waiting = counts.pending + counts.failed;
-  const online = network.online;
-  const Icon = paused ? IconLock : !online ? IconCloudOff : waiting > 0 ? IconCloudUpload : IconCloudCheck;
-  const parts = [online ? t('indicator.online') : t('indicator.offline')];
+  const unreachable = reason === 'server-unreachable';
+  const Icon = paused ? IconLock : unreachable ? IconCloudX : !online ? IconCloudOff : waiting > 0 ? IconCloudUpload : IconCloudCheck;
+  const parts = [online ? t('indicator.online') : unreachable ? t('indicator.unreachable') : t('indicator.offline')];
   if (waiting > 0) parts.push(t('indicator.pending', { count: waiting }));
   if (counts.dead > 0) parts.push(t('indicator.dead', { count: counts.dead }));
   if (paused) parts.push(t('session.title'));
   const label = parts.join(' · ');
+  const hint = unreachable ? t('indicator.unreachableHint') : null;
   return (
     <>
-      <Tooltip label={label}>
+      <Tooltip
+        label={
+          hint ? (
+            <>
+              <Text size="sm">{label}</Text>
+              <Text size="xs">{hint}</Text>
+            </>
+          ) : (
+            label
+          )
+        }
+        multiline={hint !== null}
+        w={hint ? 280 : undefined}
+      >
         <Indicator disabled={counts.dead === 0} color="red" size={16} label={counts.dead} offset={4} data-testid="outbox-dead-count" data-count={counts.dead}>
           <ActionIcon
-            variant={online && !paused ? 'subtle' : 'filled'}
-            color={paused ? 'orange' : online ? 'gray' : 'dark'}
+            variant={paused ? 'filled' : unreachable ? 'light' : online ? 'subtle' : 'filled'}
+            color={paused || unreachable ? 'orange' : online ? 'gray' : 'dark'}
             size="lg"
-            aria-label={`${t('indicator.open')}: ${label}`}
+            aria-label={`${t('indicator.open')}: ${label}${hint ? `. ${hint}` : ''}`}
             onClick={() => {
               setEverOpened(true);
               setOpened(true);
             }}
             data-testid="outbox-indicator"
             data-online={online}
+            data-reason={reason}
             data-pending={waiting}
             data-dead={counts.dead}
             data-paused={paused}
