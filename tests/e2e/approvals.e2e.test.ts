@@ -12,7 +12,7 @@ import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthoriza
 import type { ApprovalPendingResult } from '@shared/schemas/approvals';
 import { type ApiSession, VIEWPORTS, launchBrowser, loginApi, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { minerIp, minerSnapshot, uploadBatch } from '../support/miner-snapshots';
 
 const FARM = 'appr-farm';
 const PASSWORD = 'member-pass-1';
@@ -81,12 +81,7 @@ beforeAll(async () => {
   secret = (await admin.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Approval farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false })).secret;
   const takenAt = new Date().toISOString();
   const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: 1, cycleStartedAt: takenAt, cycleDurationMs: 5000, snapshots: Array.from({ length: 4 }, (_, i) => minerSnapshot(i, { takenAt })) };
-  const up = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: new Uint8Array(gzipBatch(batch)),
-  });
-  expect(up.status).toBe(200);
+  await uploadBatch(server.url, FARM, secret, batch);
   const opsRole = await admin.post<{ id: string }>('/api/role/save', { name: 'Operations', permissions: '10000,10500' });
   const viewRole = await admin.post<{ id: string }>('/api/role/save', { name: 'Approvers', permissions: '10000' });
   for (const n of [1, 2, 3]) await admin.post('/api/user/save', { user: `ops${n}`, password: PASSWORD, roleId: opsRole.id, agentKeys: FARM, email: `ops${n}@hashfield.test` });

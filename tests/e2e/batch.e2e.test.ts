@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { minerIp, minerSnapshot, uploadBatch } from '../support/miner-snapshots';
 import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
@@ -41,12 +41,7 @@ beforeAll(async () => {
     cycleDurationMs: 4000,
     snapshots: Array.from({ length: COUNT }, (_, i) => minerSnapshot(i, { takenAt })),
   };
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: new Uint8Array(gzipBatch(batch)),
-  });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  await uploadBatch(server.url, FARM, secret, batch);
   browser = await launchBrowser();
 }, 180_000);
 

@@ -7,9 +7,9 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import { type SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { gzipBatch, minerSnapshot } from '../support/miner-snapshots';
+import { minerSnapshot, uploadBatch } from '../support/miner-snapshots';
 import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
@@ -34,12 +34,7 @@ function reading(i: number, takenAt: string): MinerSnapshot {
 async function upload(secret: string, seq: number, takenAt: string): Promise<MinerSnapshot[]> {
   const snapshots = Array.from({ length: COUNT }, (_, i) => reading(i, takenAt));
   const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 9000, snapshots };
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: new Uint8Array(gzipBatch(batch)),
-  });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  await uploadBatch(server.url, FARM, secret, batch);
   return snapshots;
 }
 

@@ -8,8 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
-import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
+import { minerIp, snapshotBatch, uploadBatch } from '../support/miner-snapshots';
 import { type ApiSession, launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
@@ -28,12 +27,7 @@ beforeAll(async () => {
   api = await setupAdmin(server.url);
   const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Field farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
   const batch = snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date(Date.now() - 5 * 60_000).toISOString() });
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: new Uint8Array(gzipBatch(batch)),
-  });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  await uploadBatch(server.url, FARM, secret, batch);
   browser = await launchBrowser();
 }, 180_000);
 

@@ -10,9 +10,9 @@ import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
+import { type SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { minerIp, minerSnapshot, uploadBatch } from '../support/miner-snapshots';
 import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
@@ -53,12 +53,7 @@ async function upload(secret: string, seq: number, takenAt: string): Promise<voi
     cycleDurationMs: 9000,
     snapshots: Array.from({ length: COUNT }, (_, i) => reading(i, takenAt)),
   };
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: new Uint8Array(gzipBatch(batch)),
-  });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  await uploadBatch(server.url, FARM, secret, batch);
 }
 
 beforeAll(async () => {

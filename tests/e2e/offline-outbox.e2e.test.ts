@@ -8,15 +8,13 @@
  * asks to log in → after the login everything is sent, nothing lost.
  * Playwright never fires `sync` on reconnect: the test relies on the page's own triggers (`online`).
  */
-import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '../../src/shared/schemas/agent-uplink';
-import type { MinerNote } from '../../src/shared/schemas/miner-notes';
-import type { MinerSyncRow, SyncPage } from '../../src/shared/schemas/sync';
+import type { SnapshotBatch } from '../../src/shared/schemas/agent-uplink';
 import { ADMIN, type ApiSession, launchBrowser, newContext, setOffline, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
-import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { addNote, minerRow, notesOf } from '../support/e2e-miner-card';
+import { minerIp, minerSnapshot, uploadBatch } from '../support/miner-snapshots';
 
 const KEY = 'north-hall';
 const FLEET = 6;
@@ -37,25 +35,7 @@ async function uploadFleet(secret: string): Promise<void> {
     cycleDurationMs: 5000,
     snapshots: Array.from({ length: FLEET }, (_, i) => minerSnapshot(i, { takenAt })),
   };
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(KEY, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: gzipSync(JSON.stringify(batch)),
-  });
-  if (!res.ok) throw new Error(`uplink ${res.status} ${await res.text()}`);
-}
-
-async function minerRow(ip: string): Promise<MinerSyncRow> {
-  const page = await api.get<SyncPage<MinerSyncRow>>('/api/sync/miners', { agentKey: KEY, limit: 5000 });
-  const row = page.rows.find((r) => r.ip === ip);
-  if (!row) throw new Error(`miner ${ip} not found`);
-  return row;
-}
-
-async function notesOf(ip: string): Promise<MinerNote[]> {
-  const page = await api.get<{ list: MinerNote[]; total: number }>('/api/miner/notes', { agentKey: KEY, ip, pageSize: 100 });
-  expect(page.list).toHaveLength(page.total);
-  return page.list;
+  await uploadBatch(server.url, KEY, secret, batch);
 }
 
 /** The outbox store read straight from IndexedDB (what survives a closed page). */
@@ -131,13 +111,6 @@ async function pickOption(page: Page, testId: string, option: string): Promise<v
   await page.getByTestId(testId).selectOption({ label: option });
 }
 
-async function addNote(page: Page, text: string): Promise<void> {
-  await page.getByTestId('miner-add-note').click();
-  await page.getByTestId('miner-note-text').fill(text);
-  await page.getByTestId('miner-note-save').click();
-  await page.getByTestId('miner-note-dialog').waitFor({ state: 'hidden' });
-}
-
 async function changeCustomer(page: Page, customer: string): Promise<void> {
   await page.getByTestId('miner-change-customer').click();
   await pickOption(page, 'miner-customer-select', customer);
@@ -191,7 +164,7 @@ describe('offline outbox (phone)', () => {
   ] as const) {
     it(`keeps, sends once, dead-letters and resumes offline changes — ${mode}`, async () => {
       const ip = minerIp(minerIndex);
-      const { id: minerId } = await minerRow(ip);
+      const { id: minerId } = await minerRow(api, KEY, ip);
       const ctx = await newContext(browser, server.url, { viewport: 'phone', serviceWorkers: 'allow' });
       if (mode !== 'with Background Sync') {
         await ctx.addInitScript(() => {
@@ -244,7 +217,7 @@ describe('offline outbox (phone)', () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
         const queued = await readOutbox(page);
         expect(queued).toHaveLength(3);
-        expect(await notesOf(ip)).toHaveLength(0);
+        expect(await notesOf(api, KEY, ip)).toHaveLength(0);
 
         // Close the page; a new one (still offline) finds the queue; online → sent exactly once.
         await page.close();
@@ -261,12 +234,12 @@ describe('offline outbox (phone)', () => {
         });
         await goOnline(ctx, page);
         await waitOutboxEmpty(page);
-        const notes = await until('notes stored', () => notesOf(ip), (l) => l.length === 2);
+        const notes = await until('notes stored', () => notesOf(api, KEY, ip), (l) => l.length === 2);
         expect(notes.map((n) => [n.kind, n.faultType, n.text]).sort()).toEqual([
           ['fault', 'fan-speed-abnormal', 'fan 1 stopped'],
           ['note', null, `Fan 2 rattles (${mode})`],
         ]);
-        const applied = await minerRow(ip);
+        const applied = await minerRow(api, KEY, ip);
         expect(applied).toMatchObject({ customer: 'Acme Hosting', accident: 'fan-speed-abnormal', accidentNote: 'fan 1 stopped' });
         await expect.poll(() => page.getByTestId('outbox-indicator').getAttribute('data-pending')).toBe('0');
 
@@ -277,8 +250,8 @@ describe('offline outbox (phone)', () => {
           await forceReplay(page, replayed);
           await waitOutboxEmpty(page);
         }
-        expect(await notesOf(ip)).toHaveLength(2);
-        expect((await minerRow(ip)).marksVersion).toBe(applied.marksVersion);
+        expect(await notesOf(api, KEY, ip)).toHaveLength(2);
+        expect((await minerRow(api, KEY, ip)).marksVersion).toBe(applied.marksVersion);
 
         // A customer change made stale by someone else → 409 → dead letter with the reason → Edit → applied.
         await setOffline(ctx, true);
@@ -286,7 +259,7 @@ describe('offline outbox (phone)', () => {
         await changeCustomer(page, 'Gamma Power');
         await goOnline(ctx, page);
         await expect.poll(() => page.getByTestId('outbox-indicator').getAttribute('data-dead'), { timeout: 20_000 }).toBe('1');
-        expect((await minerRow(ip)).customer).toBe('Beta Mining');
+        expect((await minerRow(api, KEY, ip)).customer).toBe('Beta Mining');
         await page.getByTestId('miner-refused-chip').waitFor();
         await page.getByTestId('outbox-indicator').click();
         const dead = page.getByTestId('outbox-dead-row');
@@ -296,7 +269,7 @@ describe('offline outbox (phone)', () => {
         await dead.getByTestId('dead-letter-edit-open').click();
         expect(await page.getByTestId('dead-letter-conflict').textContent()).toContain('now Beta Mining');
         await page.getByTestId('dead-letter-save').click();
-        await until('edited change applied', () => minerRow(ip), (r) => r.customer === 'Gamma Power');
+        await until('edited change applied', () => minerRow(api, KEY, ip), (r) => r.customer === 'Gamma Power');
         await waitOutboxEmpty(page);
         await page.getByTestId('outbox-dead-list').getByText('No refused changes.').waitFor();
         await page.keyboard.press('Escape');
@@ -312,12 +285,12 @@ describe('offline outbox (phone)', () => {
         await page.locator('[data-testid="outbox-session-expired"], [data-testid="login-page"]').first().waitFor({ timeout: 20_000 });
         const pausedRows = await readOutbox(page);
         expect(pausedRows.map((r) => r.state)).toEqual(['pending']);
-        expect(await notesOf(ip)).toHaveLength(2);
+        expect(await notesOf(api, KEY, ip)).toHaveLength(2);
         if (await page.getByTestId('outbox-login').isVisible()) await page.getByTestId('outbox-login').click();
         await loginOnPage(page);
-        await until('note after login', () => notesOf(ip), (l) => l.length === 3);
+        await until('note after login', () => notesOf(api, KEY, ip), (l) => l.length === 3);
         await waitOutboxEmpty(page);
-        expect((await notesOf(ip)).filter((n) => n.text === 'after the session ended')).toHaveLength(1);
+        expect((await notesOf(api, KEY, ip)).filter((n) => n.text === 'after the session ended')).toHaveLength(1);
         expect([...errors, ...laterErrors].map((e) => e.message)).toEqual([]);
       } finally {
         await ctx.close();

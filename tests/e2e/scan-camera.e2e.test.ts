@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
-import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
+import { minerIp, snapshotBatch, uploadBatch } from '../support/miner-snapshots';
 import { launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 import { makeLabelVideo } from '../support/make-label-video';
@@ -33,12 +32,7 @@ beforeAll(async () => {
   server = await startServer();
   const api = await setupAdmin(server.url);
   const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Scan farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(FARM, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: new Uint8Array(gzipBatch(snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date().toISOString() }))),
-  });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  await uploadBatch(server.url, FARM, secret, snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date().toISOString() }));
 }, 180_000);
 
 afterAll(async () => {

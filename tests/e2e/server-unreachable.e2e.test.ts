@@ -11,12 +11,10 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_UPLINK_PREFIX, agentAuthorization } from '@shared/schemas/agent-uplink';
-import type { MinerNote } from '@shared/schemas/miner-notes';
-import type { MinerSyncRow, SyncPage } from '@shared/schemas/sync';
 import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
-import { gzipBatch, minerIp, snapshotBatch } from '../support/miner-snapshots';
+import { addNote, minerRow, notesOf } from '../support/e2e-miner-card';
+import { minerIp, snapshotBatch, uploadBatch } from '../support/miner-snapshots';
 
 const KEY = 'ridge-hall';
 const COUNT = 6;
@@ -32,12 +30,7 @@ beforeAll(async () => {
   api = await setupAdmin(server.url);
   const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Ridge Hall', agentKey: KEY, noticeEmails: '', agentAddr: '' });
   const batch = snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date(Date.now() - 5 * 60_000).toISOString() });
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/snapshots`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(KEY, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: new Uint8Array(gzipBatch(batch)),
-  });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  await uploadBatch(server.url, KEY, secret, batch);
   browser = await launchBrowser();
 }, 180_000);
 
@@ -46,27 +39,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function minerRow(ip: string): Promise<MinerSyncRow> {
-  const page = await api.get<SyncPage<MinerSyncRow>>('/api/sync/miners', { agentKey: KEY, limit: 5000 });
-  const row = page.rows.find((r) => r.ip === ip);
-  if (!row) throw new Error(`miner ${ip} not found`);
-  return row;
-}
-
-async function notesOf(ip: string): Promise<MinerNote[]> {
-  return (await api.get<{ list: MinerNote[]; total: number }>('/api/miner/notes', { agentKey: KEY, ip, pageSize: 100 })).list;
-}
-
-async function addNote(page: Page, text: string): Promise<void> {
-  await page.getByTestId('miner-add-note').click();
-  await page.getByTestId('miner-note-text').fill(text);
-  await page.getByTestId('miner-note-save').click();
-  await page.getByTestId('miner-note-dialog').waitFor({ state: 'hidden' });
-}
-
 /** The field cache filled, then the miner card opened from it. */
 async function openCard(page: Page, ip: string): Promise<void> {
-  const { id } = await minerRow(ip);
+  const { id } = await minerRow(api, KEY, ip);
   if (!new URL(page.url()).pathname.startsWith('/field')) await page.goto('/field');
   await page.getByTestId('field-sync-status').and(page.locator(`[data-count="${COUNT}"]`)).waitFor({ timeout: 30_000 });
   await page.goto(`/field/miner/${id}`);
@@ -134,7 +109,7 @@ describe('server unreachable while the device is online', () => {
       expect(await page.evaluate(async () => (await fetch('/api/config/public')).headers.get('X-HF-Fallback'))).toBe('1');
       await badge.hover();
       await page.getByText('Changes are kept on this device and sent when the server answers again.').first().waitFor();
-      expect(await notesOf(ip)).toHaveLength(0);
+      expect(await notesOf(api, KEY, ip)).toHaveLength(0);
 
       // The route lifted: no `online` event (the network never went away); the probe finds the server.
       await restoreServer(ctx);
@@ -143,7 +118,7 @@ describe('server unreachable while the device is online', () => {
       expect(Date.now() - lifted).toBeLessThan(RECOVERY_MS);
       await indicator(page, 'online').waitFor();
       await expect.poll(() => page.getByTestId('outbox-indicator').getAttribute('data-pending'), { timeout: 20_000 }).toBe('0');
-      const notes = await notesOf(ip);
+      const notes = await notesOf(api, KEY, ip);
       expect(notes.map((n) => n.text)).toEqual(['Rack 4: fan 2 rattles']);
       expect(errors.map((e) => e.message)).toEqual([]);
     } finally {
@@ -193,12 +168,12 @@ describe('server unreachable while the device is online', () => {
         'Sync and offline changes: Server unreachable · 2 changes waiting. Changes are kept on this device and sent when the server answers again.',
       );
       await fitsPhone(page, 'outbox-indicator');
-      expect(await notesOf(ip)).toHaveLength(0);
+      expect(await notesOf(api, KEY, ip)).toHaveLength(0);
 
       await restoreServer(ctx);
       await indicator(page, 'online').waitFor({ timeout: RECOVERY_MS });
       await expect.poll(() => page.getByTestId('outbox-indicator').getAttribute('data-pending'), { timeout: 20_000 }).toBe('0');
-      expect((await notesOf(ip)).map((n) => n.text).sort()).toEqual(['Shelf B: PSU hums', 'Shelf B: dust filter clogged']);
+      expect((await notesOf(api, KEY, ip)).map((n) => n.text).sort()).toEqual(['Shelf B: PSU hums', 'Shelf B: dust filter clogged']);
       expect(errors.map((e) => e.message)).toEqual([]);
     } finally {
       await ctx.close();

@@ -5,7 +5,7 @@
  * the miner index and `rateFactor`, so a test can compute the expected totals itself.
  */
 import { gzipSync } from 'node:zlib';
-import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
+import { AGENT_UPLINK_PREFIX, agentAuthorization, type SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot, MinerStateFlags } from '@shared/schemas/miner-snapshot';
 
 export interface SnapshotOptions {
@@ -195,6 +195,16 @@ export function snapshotBatch(opts: BatchOptions): SnapshotBatch {
 /** The upload as the agent sends it: gzip-compressed JSON. */
 export function gzipBatch(batch: SnapshotBatch): Buffer {
   return gzipSync(JSON.stringify(batch));
+}
+
+/** Posts a batch to a running server as the farm's agent does (gzip'd JSON); throws unless it was stored. */
+export async function uploadBatch(baseUrl: string, agentKey: string, secret: string, batch: SnapshotBatch): Promise<void> {
+  const res = await fetch(`${baseUrl}${AGENT_UPLINK_PREFIX}/snapshots`, {
+    method: 'POST',
+    headers: { authorization: agentAuthorization(agentKey, secret), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: new Uint8Array(gzipBatch(batch)),
+  });
+  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
 }
 
 /** Highest board temperature (chip and PCB sensors) of a reading, null without sensors. */
