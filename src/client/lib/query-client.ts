@@ -3,9 +3,10 @@
  * answers are written to localStorage so the shell can open offline with the last farm and user.
  * Writes never go through this cache (the outbox does that).
  */
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { ApiError } from './api-client';
+import { isEffectivelyOnline, subscribeConnectivity } from './offline/connectivity';
 
 export const QUERY_CACHE_STORAGE_KEY = 'hf.query-cache';
 /** Persisted answers older than this are dropped on start. */
@@ -17,7 +18,17 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
+/**
+ * TanStack Query's "online" is the effective connectivity (connectivity.ts), not navigator.onLine alone: while the
+ * server does not answer, a failed query's retries wait instead of failing one after the other, and when it answers
+ * again the paused retries go on and stale queries refetch (refetchOnReconnect), as after a real reconnect.
+ */
+export function followConnectivity(): void {
+  onlineManager.setEventListener((setOnline) => subscribeConnectivity(() => setOnline(isEffectivelyOnline())));
+}
+
 export function createQueryClient(): QueryClient {
+  followConnectivity();
   return new QueryClient({
     defaultOptions: {
       queries: {

@@ -15,7 +15,8 @@
  * no session, one small read) after 5 s, 10 s, 20 s, then every 30 s, and at once on the window's `online` event
  * and when the page becomes visible. When the server answers again the `subscribeServerReachable` listeners run:
  * the outbox and the delta sync take it as they take `online` (queued writes go out at once).
- * `useConnectivity()` → { online, reason: 'online' | 'offline' | 'server-unreachable' } for the UI.
+ * `useConnectivity()` → { online, reason: 'online' | 'offline' | 'server-unreachable' } for the UI; TanStack Query's
+ * onlineManager follows the same state (query-client.ts).
  */
 import { useSyncExternalStore } from 'react';
 
@@ -210,7 +211,8 @@ export function startConnectivity(options: ConnectivityOptions = {}): () => void
   };
 }
 
-function subscribe(listener: () => void): () => void {
+/** Runs `listener` on every change of the effective connectivity (`online` / `offline` events included). */
+export function subscribeConnectivity(listener: () => void): () => void {
   listeners.add(listener);
   window.addEventListener('online', listener);
   window.addEventListener('offline', listener);
@@ -223,7 +225,7 @@ function subscribe(listener: () => void): () => void {
 
 /** Live effective connectivity (re-renders on `online` / `offline` and when the server's reachability changes). */
 export function useConnectivity(): Connectivity {
-  return useSyncExternalStore(subscribe, getConnectivity, () => STATES.online);
+  return useSyncExternalStore(subscribeConnectivity, getConnectivity, () => STATES.online);
 }
 
 /** Tests: forget the page-level state. */
