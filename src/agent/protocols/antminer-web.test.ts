@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AntminerWeb, digestAuthorization, parseDigestChallenge } from './antminer-web';
+import { AntminerWeb, digestAuthorization, newCnonce, parseDigestChallenge } from './antminer-web';
 import { HttpError } from './http-client';
 
 const REALM = 'antMiner Configuration';
@@ -52,6 +52,16 @@ describe('Antminer digest web client', () => {
     const resp = md5(`${md5(`root:${REALM}:root`)}:abc:00000001:c0ffee:auth:${md5('GET:/cgi-bin/x.cgi')}`);
     expect(a).toContain(`response="${resp}"`);
     expect(a).toContain('nc=00000001');
+  });
+  it('client nonces are 16 random hex digits, none repeated across refills of the pool; a changed password signs anew', () => {
+    const seen = new Set(Array.from({ length: 2000 }, () => newCnonce()));
+    expect(seen.size).toBe(2000);
+    expect([...seen].every((c) => /^[0-9a-f]{16}$/.test(c))).toBe(true);
+    const ch = parseDigestChallenge('Digest realm="antMiner Configuration", nonce="abc", qop="auth"')!;
+    const sign = (password: string) => digestAuthorization(ch, { user: 'root', password }, 'GET', '/cgi-bin/x.cgi', 1, 'c0ffee');
+    expect(sign('root')).toBe(sign('root'));
+    const other = md5(`${md5(`root:${REALM}:s3cret`)}:abc:00000001:c0ffee:auth:${md5('GET:/cgi-bin/x.cgi')}`);
+    expect(sign('s3cret')).toContain(`response="${other}"`);
   });
   it('calls started together share the one unauthenticated round trip that brings the challenge', async () => {
     const stats = { requests: 0, challenges: 0, unauthenticated: 0 };

@@ -43,6 +43,34 @@ export function parseDigestChallenge(header: string | string[] | undefined): Dig
 
 const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 
+/**
+ * HA1 of a credential in a realm (md5 of user:realm:password), kept: the same few pairs sign every request of a
+ * cycle. Bounded (a farm has a handful of credentials and realms; anything past that is hashed each time).
+ */
+const ha1Cache = new Map<string, string>();
+function ha1Of(cred: MinerCredential, realm: string): string {
+  const key = `${cred.user}\u0000${realm}\u0000${cred.password}`;
+  let h = ha1Cache.get(key);
+  if (h === undefined) {
+    h = md5(`${cred.user}:${realm}:${cred.password}`);
+    if (ha1Cache.size < 64) ha1Cache.set(key, h);
+  }
+  return h;
+}
+
+/** Random bytes for client nonces, drawn 4 KiB at a time (one call to the system's generator per 512 nonces). */
+let noncePool = Buffer.alloc(0);
+let noncePos = 0;
+/** A fresh random client nonce (16 hex digits). */
+export function newCnonce(): string {
+  if (noncePos + 8 > noncePool.length) {
+    noncePool = crypto.randomBytes(4096);
+    noncePos = 0;
+  }
+  noncePos += 8;
+  return noncePool.toString('hex', noncePos - 8, noncePos);
+}
+
 /** Builds the `Authorization: Digest …` value (RFC 2617, MD5, qop=auth when offered). */
 export function digestAuthorization(
   ch: DigestChallenge,
@@ -50,9 +78,9 @@ export function digestAuthorization(
   method: string,
   uri: string,
   nc: number,
-  cnonce: string = crypto.randomBytes(8).toString('hex'),
+  cnonce: string = newCnonce(),
 ): string {
-  const ha1 = md5(`${cred.user}:${ch.realm}:${cred.password}`);
+  const ha1 = ha1Of(cred, ch.realm);
   const ha2 = md5(`${method}:${uri}`);
   const qopAuth = ch.qop ? ch.qop.split(',').map((q) => q.trim()).includes('auth') : false;
   const ncHex = nc.toString(16).padStart(8, '0');
