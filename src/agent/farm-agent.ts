@@ -5,7 +5,6 @@ import { sleep } from './concurrency';
 import { DiskBuffer } from './disk-buffer';
 import { runTask } from './executor';
 import { hostReport } from './host-report';
-import { packTexts } from './packed-snapshots';
 import { DEFAULT_DETAIL_EVERY_CYCLES, DEFAULT_PORTS, type DriverEnv } from './miner-types';
 import type { CycleResult } from './poller';
 import { scanRanges, type ScanResult } from './scanner/scanner';
@@ -166,7 +165,7 @@ export class FarmAgent {
       this.log(`scan: ${r.miners.length} miners, ${r.unreachable} unreachable, ${r.durationMs} ms`);
     }
     const poll = await this.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, signal: this.abort.signal, json: true, pack: true });
-    const batch = this.buffer.enqueuePacked({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.packed ?? packTexts(poll.snapshotsJson));
+    const batch = this.buffer.enqueuePacked({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.packed);
     const drained = await this.buffer.drain(async (gz) => {
       await this.uplink.postSnapshotsGz(gz);
       return true;
@@ -190,7 +189,7 @@ export class FarmAgent {
       cycle: this.cycle,
       configSource,
       scan,
-      poll: { durationMs: poll.durationMs, ok: poll.ok, failed: poll.failed, miners: poll.packed?.count ?? 0 },
+      poll: { durationMs: poll.durationMs, ok: poll.ok, failed: poll.failed, miners: poll.packed.count },
       batchSeq: batch.batchSeq,
       uploaded: drained.sent,
       buffered: this.buffer.count,

@@ -90,8 +90,8 @@ export interface CycleResult {
   snapshotsJson: string[];
   /** Unsorted items (only with `json` and `items`). */
   items: JsonItem[];
-  /** The snapshots gzip'd for the spool (only with `json` and `pack`). */
-  packed?: PackedSnapshots;
+  /** The snapshots gzip'd for the spool (only with `json` and `pack`; else no parts). */
+  packed: PackedSnapshots;
   startedAt: string;
   durationMs: number;
   ok: number;
@@ -260,7 +260,7 @@ export class Poller {
     let snapshotsJson: string[] = [];
     let snapshots: MinerSnapshot[] = [];
     let items: JsonItem[] = [];
-    let packed: PackedSnapshots | undefined;
+    let packed: PackedSnapshots = { parts: [], count: 0 };
     if (o.json && o.items) items = outJson;
     else if (o.json && o.pack) packed = packTexts(finishJsonItems(outJson));
     else if (o.json) snapshotsJson = finishJsonItems(outJson);
@@ -348,7 +348,7 @@ export interface JsonItem {
 
 /** A json cycle's items as the batch's texts: duplicate SNs marked, in IP order. */
 export function finishJsonItems(items: JsonItem[]): string[] {
-  markDuplicateSnsJson(items, duplicateSerials([items]));
+  markDuplicateSnsJson(items, duplicateSerials([items.map((x) => x.sn)]));
   return sortedTexts(items);
 }
 
@@ -358,12 +358,12 @@ export function sortedTexts(items: JsonItem[]): string[] {
   return items.map((x) => x.text);
 }
 
-/** The serials (not empty) that more than one of the items carries, over one or more poll threads' items. */
-export function duplicateSerials(lists: Iterable<Iterable<{ sn: string }>>): Set<string> {
+/** The serials (not empty) that more than one snapshot carries, over one or more poll threads' lists of serials. */
+export function duplicateSerials(lists: Iterable<readonly string[]>): Set<string> {
   const seen = new Set<string>();
   const dup = new Set<string>();
   for (const list of lists)
-    for (const { sn } of list) {
+    for (const sn of list) {
       if (!sn) continue;
       if (seen.has(sn)) dup.add(sn);
       else seen.add(sn);

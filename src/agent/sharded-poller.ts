@@ -21,9 +21,10 @@ import {
  * (default 2,000) and with two or more cores, the fleet is split over poll threads (`threads` of them: default the
  * cores, at most 4): share 0 stays on the main thread, the others each get a worker thread (worker_threads, one Poller
  * each). A miner belongs to one share by a hash of its IP, the share keeps its sessions, missed polls and last
- * snapshot, and a cycle polls all shares at once with the concurrency divided between them. The shares' JSON
- * snapshots are joined here (duplicate SNs across the fleet, IP order), so a batch is the same whichever thread polled
- * a miner. The main thread polls a share instead of only waiting for the workers: one V8 heap and runtime fewer (at
+ * snapshot, and a cycle polls all shares at once with the concurrency divided between them, in two steps: each share
+ * polls and sends its serials here, then each marks the fleet's duplicate serials in its JSON snapshots and gzips them
+ * (the agent loop, `pack`: the spool gets one gzip per share, each in IP order; a worker's ~15 MB of texts never reach
+ * the main thread and the shares compress at once) or sends them to be joined in IP order (`json` alone). The main thread polls a share instead of only waiting for the workers: one V8 heap and runtime fewer (at
  * 20,000 miners on two cores RSS ~295 MiB against ~355 with two workers; tests/bench/agent.bench.ts).
  *
  * Why: at 20,000 miners one thread spends a cycle's whole wall time on CPU (connecting, parsing the replies,
@@ -279,7 +280,7 @@ export class ShardedPoller {
         }),
       );
       // 2. the serials shared across the fleet are marked in every share, which then gzips its texts (or sends them)
-      const dups = [...duplicateSerials(parts.map((p) => p.sns.map((sn) => ({ sn }))))];
+      const dups = [...duplicateSerials(parts.map((p) => p.sns))];
       done = await Promise.all(
         shards.map(async (_s, i) => {
           try {
@@ -304,9 +305,8 @@ export class ShardedPoller {
       detailReads += p.detailReads;
     }
     let snapshotsJson: string[] = [];
-    let packed: PackedSnapshots | undefined;
+    const packed: PackedSnapshots = { parts: [], count: 0 };
     if (pack) {
-      packed = { parts: [], count: 0 };
       for (const d of done) {
         if (d.gz) packed.parts.push(Buffer.isBuffer(d.gz) ? d.gz : Buffer.from(d.gz.buffer, d.gz.byteOffset, d.gz.byteLength));
         packed.count += d.count;

@@ -107,7 +107,7 @@ describe('poll threads', () => {
   it('packs for the spool in the threads: one gzip per share in IP order, every miner once, duplicates marked', async () => {
     const r = await threaded.pollCycle({ ...opts, json: true, pack: true });
     expect(r.snapshotsJson).toEqual([]);
-    const packed = r.packed!;
+    const packed = r.packed;
     expect(packed.count).toBe(90);
     expect(packed.parts).toHaveLength(2);
     packed.parts.forEach((part, i) => {

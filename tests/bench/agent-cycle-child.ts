@@ -30,7 +30,6 @@ import { VNISH_CYCLE_READS } from '@agent/families/vnish';
 import { WHATSMINER_V2_CYCLE_READS, WHATSMINER_V3_CYCLE_READS } from '@agent/families/whatsminer';
 import { AGENT_VERSION, FarmAgent } from '@agent/farm-agent';
 import type { IdentifiedMiner } from '@agent/miner-types';
-import { packTexts } from '@agent/packed-snapshots';
 import { isPollWorkerThread, startPollWorker } from '@agent/poll-worker';
 import { buildRequest } from '@agent/protocols/cgminer-rpc';
 import { iterateRanges, rangesFromSpecs } from '@agent/scanner/ip-range';
@@ -160,7 +159,7 @@ async function runAgent(spec: ChildSpec): Promise<void> {
     await measure(`poll cycle ${i}`, async () => {
       const poll = await agent.poller.pollCycle({ offlineAfterMissed: c.offlineAfterMissed, poolWhitelist: c.poolWhitelist, concurrency: c.pollConcurrency, json: true, pack: true });
       const t0 = performance.now();
-      const batch = agent.buffer.enqueuePacked({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.packed ?? packTexts(poll.snapshotsJson));
+      const batch = agent.buffer.enqueuePacked({ agentVersion: AGENT_VERSION, cycleStartedAt: poll.startedAt, cycleDurationMs: poll.durationMs }, poll.packed);
       const spoolMs = performance.now() - t0;
       return {
         ok: poll.ok,
@@ -168,7 +167,7 @@ async function runAgent(spec: ChildSpec): Promise<void> {
         extra: {
           pollMs: poll.durationMs,
           spoolMs,
-          snapshots: poll.packed?.count ?? 0,
+          snapshots: poll.packed.count,
           batchSeq: batch.batchSeq,
           // miners whose details (MAC/SN/LED) were read in this cycle
           detailReads: poll.detailReads,
