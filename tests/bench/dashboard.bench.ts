@@ -85,12 +85,14 @@ export function seedSql(): string[] {
     // What the ingest keeps on each miner from the same readings (its latest hourly bucket, the latest earlier
     // unqualified hour; migration 202611230220 fills existing farms the same way).
     `update miners m set stat_hour_at = h.at, stat_hour_samples = h.samples, stat_hour_online = h.online_samples,
-       stat_hour_real_sum = h.real_sum, stat_hour_ideal_sum = h.ideal_sum,
+       stat_hour_real_sum = h.real_sum, stat_hour_ideal_sum = h.ideal_sum, stat_hour_temp_max = h.temp_max,
        stat_unqualified_hour_at = (select max(b.at) from miner_stats_hour b where b.miner_id = h.miner_id and b.at < h.at
          and b.at >= date_trunc('hour', now()) - interval '7 hours'
          and not (b.online_samples = b.samples and b.ideal_sum > 0 and b.real_sum >= 0.8 * b.ideal_sum))
      from (select distinct on (miner_id) * from miner_stats_hour where at >= date_trunc('hour', now()) - interval '7 hours' order by miner_id, at desc) h
      where h.miner_id = m.id and m.agent_key = ${k}`,
+    // The current hour is on the miner's row only (migration 202611230410): its history row comes when the hour closes.
+    `delete from miner_stats_hour h using miners m where h.miner_id = m.id and m.agent_key = ${k} and h.at = m.stat_hour_at`,
     `analyze`,
   ];
 }

@@ -12,8 +12,9 @@
  * Seeding: the miners are written by one SQL statement (generate_series, see seedMiners) straight into the database the
  * server uses — for PGlite the server is stopped meanwhile and started again on the same DATA_DIR — with snapshots
  * of the shape the agent sends (3 boards, fans, 3 pools; kinds as tests/support/miner-snapshots.ts: 6 in 10 S21,
- * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and HOURS (24) hourly history rows per miner, with the sums the
- * ingest keeps of them on the miner's row (stat_day_sums, migration 202611230340).
+ * 2 M60S, 1 offline S21, 1 S19j Pro short of chips) and HOURS (24) hours of history per miner: the current one on the
+ * miner's row (its bucket, migration 202611230410) and the 23 before it as history rows, with the sums the ingest
+ * keeps of them on the miner's row (stat_day_sums, migration 202611230340).
  */
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -28,7 +29,7 @@ const PER_CLIENT = Number(process.env.HF_BENCH_LIST_REQUESTS ?? 20);
 /** HF_BENCH_LIST_DB=pglite | postgres runs only one of the two. */
 const ONLY = process.env.HF_BENCH_LIST_DB ?? '';
 const AGENT_KEY = 'bench-farm';
-/** Hourly history rows per miner (the current hour and the ones before it): a farm that has run for a day by default. */
+/** Hours of history per miner (the current hour, on its row, and the ones before it): a farm that has run for a day by default. */
 const HOURS = Number(process.env.HF_BENCH_LIST_HOURS ?? 24);
 /** What Chromium sends as Accept-Encoding (the console's answers then come compressed: src/server/plugins/compression.ts). */
 const BROWSER_ENCODING = 'gzip, deflate, br, zstd';
@@ -103,11 +104,11 @@ export async function seedMiners(db: SeedDb): Promise<void> {
                       rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at,
                       sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
                       stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum,
-                      stat_day_sums)
+                      stat_hour_temp_max, stat_day_sums)
   select '${AGENT_KEY}', m.ip, r.sn_prefix || lpad(m.i::text, 10, '0'), m.mac, r.make, r.model, r.family, r.fw, null, r.online, r.missed,
          r.rt, round(r.rt * 0.99), round(r.rt * 0.995), r.ideal, 'normal', r.elapsed, r.t + 20, r.faults, r.state, r.snap, '${SEED_TAKEN_AT}'
          , r.t + 20, r.t + 15, r.fan_min, r.fan_max, f.f,
-         date_trunc('hour', now()), 60, case when r.online then 60 else 0 end, r.rt * 60, r.ideal * 60,
+         date_trunc('hour', now()), 60, case when r.online then 60 else 0 end, r.rt * 60, r.ideal * 60, r.t + 20,
          array[r.rt * 60 * ${HOURS - 1}, 60 * ${HOURS - 1}]
   from (
     select i, i % 1000 as k,
@@ -119,7 +120,7 @@ export async function seedMiners(db: SeedDb): Promise<void> {
   join bench_list_figures f on f.k = m.k;
   insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
     select id, date_trunc('hour', now()) - h * interval '1 hour', 60, rt5s * 60, ideal * 60, temp_max, case when online then 60 else 0 end
-    from miners, generate_series(0, ${HOURS - 1}) h where agent_key = '${AGENT_KEY}'
+    from miners, generate_series(1, ${HOURS - 1}) h where agent_key = '${AGENT_KEY}'
     order by h desc; -- hour after hour, as the ingest writes them (a miner's rows on different pages)
   drop table bench_list_figures;
   update farms set miner_count = ${MINERS} where agent_key = '${AGENT_KEY}';

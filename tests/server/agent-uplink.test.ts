@@ -41,13 +41,13 @@ describe('agent uplink', () => {
   const stored = async (agentKey: string) => ({
     miners: await t.db.selectFrom('miners').selectAll().where('agent_key', '=', agentKey).orderBy('ip').execute(),
     hours: await t.db
-      .selectFrom('miner_stats_hour')
-      .innerJoin('miners', 'miners.id', 'miner_stats_hour.miner_id')
-      .selectAll('miner_stats_hour')
+      .selectFrom('miner_hours')
+      .innerJoin('miners', 'miners.id', 'miner_hours.miner_id')
+      .selectAll('miner_hours')
       .select('miners.ip')
       .where('miners.agent_key', '=', agentKey)
       .orderBy('miners.ip')
-      .orderBy('miner_stats_hour.at')
+      .orderBy('miner_hours.at')
       .execute(),
     minutes: await t.db.selectFrom('farm_stats_minute').selectAll().where('agent_key', '=', agentKey).orderBy('at').execute(),
     batches: await t.db.selectFrom('snapshot_batches').selectAll().where('agent_key', '=', agentKey).orderBy('batch_seq').execute(),
@@ -245,6 +245,50 @@ describe('agent uplink', () => {
         expect(new Date(row(i).taken_at).toISOString()).toBe(at(2));
         expect(row(i).rt5s).toBe(byIp.get(minerIp(i))!.rt5s);
       }
+    });
+
+    it('keeps the current hour on the miner row and writes its history row when the next hour starts', async () => {
+      // Its own farm: 3 miners read twice in 08:00, a late reading of 08:05 (older than the stored one: straight to the
+      // history), then a reading of 09:01, which closes 08:00.
+      const hours = await createFarm(admin, 'uplink-hours');
+      const history = async () =>
+        (await sql<{ ip: string; at: Date; samples: number; real_sum: number; ideal_sum: number; temp_max: number | null; online_samples: number }>`
+          select m.ip, h.at, h.samples, h.real_sum, h.ideal_sum, h.temp_max, h.online_samples
+          from miner_stats_hour h join miners m on m.id = h.miner_id where m.agent_key = ${hours.agentKey} order by m.ip, h.at
+        `.execute(t.db)).rows;
+      const batches = [
+        snapshotBatch({ batchSeq: 1, count: 3, takenAt: at(10) }),
+        snapshotBatch({ batchSeq: 2, count: 3, takenAt: at(20), rateFactor: 1.1 }),
+        { ...snapshotBatch({ batchSeq: 3, count: 3, takenAt: at(5), rateFactor: 0.9 }), rolledUp: true, rolledUpFrom: 3, rolledUpTo: 3 },
+      ];
+      for (const b of batches.slice(0, 2)) expect(body(await postGzip(hours, b)).data).toEqual({ accepted: 3, duplicate: false });
+      expect(await history()).toEqual([]); // the hour is open: on the rows only
+      expect((await stored(hours.agentKey)).hours.map((h) => h.samples)).toEqual([2, 2, 2]);
+
+      expect(body(await postGzip(hours, batches[2]!)).data).toEqual({ accepted: 3, duplicate: false });
+      expect((await history()).map((h) => h.samples)).toEqual([1, 1, 1]); // the late readings
+      expect((await stored(hours.agentKey)).hours.map((h) => h.samples)).toEqual([3, 3, 3]);
+
+      const next = snapshotBatch({ batchSeq: 4, count: 3, takenAt: at(61), rateFactor: 1.2 });
+      expect(body(await postGzip(hours, next)).data).toEqual({ accepted: 3, duplicate: false });
+      expect(body(await postGzip(hours, next)).data).toEqual({ accepted: 0, duplicate: true });
+      const rows = await history();
+      expect(rows).toHaveLength(3);
+      for (const h of rows) {
+        const readings = batches.map((b) => b.snapshots.find((x) => x.ip === h.ip)!);
+        expect(new Date(h.at).toISOString()).toBe(HOUR);
+        expect(h.samples).toBe(3);
+        expect(close(h.real_sum, readings.reduce((a, x) => a + x.rt5s, 0))).toBe(true);
+        expect(close(h.ideal_sum, readings.reduce((a, x) => a + x.ideal, 0))).toBe(true);
+        expect(h.online_samples).toBe(readings.filter((x) => x.online).length);
+        expect(h.temp_max).toBe(Math.max(...readings.map((x) => readingTempMax(x)!)));
+      }
+      const seen = (await stored(hours.agentKey)).hours;
+      expect(seen.map((h) => [h.ip, new Date(h.at).toISOString(), h.samples])).toEqual(
+        [0, 1, 2].flatMap((i) => [[minerIp(i), HOUR, 3], [minerIp(i), at(60), 1]]),
+      );
+      const m = await t.db.selectFrom('miners').select(['stat_hour_at', 'stat_hour_samples', 'stat_hour_temp_max']).where('agent_key', '=', hours.agentKey).where('ip', '=', minerIp(0)).executeTakeFirstOrThrow();
+      expect({ at: new Date(m.stat_hour_at!).toISOString(), samples: m.stat_hour_samples, tempMax: m.stat_hour_temp_max }).toEqual({ at: at(60), samples: 1, tempMax: readingTempMax(next.snapshots[0]!) });
     });
 
     it('refuses a malformed batch with 400 and stores nothing; the seq stays usable', async () => {

@@ -2,8 +2,9 @@
  * /api/miner/stat's 8-hour qualified count, read from the figures the ingest keeps on each miner (the latest hourly
  * bucket, the latest earlier unqualified hour; migration 202611230220): several readings per hour, recoveries and
  * failures inside an hour, failures just inside and just outside the 8-hour window, offline samples. Checked against
- * the definition computed from miner_stats_hour (the rows the same ingest writes), also after the migration refills
- * the figures from those rows.
+ * the definition computed from the hourly history (miner_hours: the rows the same ingest writes and each miner's current
+ * bucket), also after the migration refills the figures from those rows (with the current hours put back into the
+ * history rows for it, as before migration 202611230410, and taken out again).
  */
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerStat } from '@shared/schemas/miner';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { down, up } from '@server/db/migrations/202611230220_store_miner_qualified_hours';
+import { down as downHours, up as upHours } from '@server/db/migrations/202611230410_keep_current_hour_on_miner';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadBatch } from './harness';
 
@@ -73,8 +75,8 @@ describe('8-hour qualified count', () => {
   async function expectPerMiner(): Promise<void> {
     const { rows } = await sql<{ ip: string; from_rows: boolean; stored: boolean }>`
       select m.ip,
-        m.online and exists (select 1 from miner_stats_hour h where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '7 hours')
-          and not exists (select 1 from miner_stats_hour h where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '7 hours'
+        m.online and exists (select 1 from miner_hours h where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '7 hours')
+          and not exists (select 1 from miner_hours h where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '7 hours'
                           and not (h.online_samples = h.samples and h.ideal_sum > 0 and h.real_sum >= 0.8 * h.ideal_sum)) as from_rows,
         coalesce(m.online and m.stat_hour_at >= date_trunc('hour', now()) - interval '7 hours'
           and m.stat_hour_online = m.stat_hour_samples and m.stat_hour_ideal_sum > 0 and m.stat_hour_real_sum >= 0.8 * m.stat_hour_ideal_sum
@@ -98,8 +100,11 @@ describe('8-hour qualified count', () => {
 
   it('the migration fills the same figures from the hourly rows of a farm that had no such figures', async () => {
     const before = body<MinerStat>(await admin.get('/api/miner/stat', { agentKey: farm.agentKey })).data.qualified8h;
-    await down(t.db as unknown as Kysely<unknown>);
-    await up(t.db as unknown as Kysely<unknown>);
+    const db = t.db as unknown as Kysely<unknown>;
+    await downHours(db);
+    await down(db);
+    await up(db);
+    await upHours(db);
     expect(body<MinerStat>(await admin.get('/api/miner/stat', { agentKey: farm.agentKey })).data.qualified8h).toBe(before);
     expect(before).toBe(PLANS.filter((p) => p.qualified).length);
     await expectPerMiner();

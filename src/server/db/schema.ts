@@ -145,6 +145,10 @@ export interface MinersTable {
   stat_unqualified_hour_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** {real_sum, samples} of the 23 whole hours before stat_hour_at (migration 202611230340); null = not kept yet. */
   stat_day_sums: number[] | null;
+  /** The current bucket's highest temperature (migration 202611230410). */
+  stat_hour_temp_max: number | null;
+  /** The bucket the last update closed, handed to the history by the ingest (migration 202611230410): read only by it. */
+  stat_hour_closed: number[] | null;
   /** The state flags and fault labels as bits (miner-sql.ts STATE_BITS / FAULT_BITS), generated (migration 202611230400): read only. */
   state_bits: ColumnType<number, never, never>;
   fault_bits: ColumnType<number, never, never>;
@@ -299,6 +303,8 @@ export interface Database {
   snapshot_batch_chunks: SnapshotBatchChunksTable;
   farm_stats_minute: FarmStatsMinuteTable;
   miner_stats_hour: MinerStatsHourTable;
+  /** View: the hourly history with every miner's current bucket (migration 202611230410). Read only. */
+  miner_hours: MinerStatsHourTable;
   agent_tasks: AgentTasksTable;
   agent_task_results: AgentTaskResultsTable;
   scan_ip_ranges: ScanIpRangesTable;

@@ -85,6 +85,8 @@ const path = (p: string) => sql.lit(p);
 const minOf = (p: string) => sql`(select min(v::float8) from jsonb_path_query(m.snapshot::jsonb, ${path(p)}) v)`;
 const maxOf = (p: string) => sql`(select max(v::float8) from jsonb_path_query(m.snapshot::jsonb, ${path(p)}) v)`;
 const sumOf = (p: string) => sql`(select coalesce(sum(v::float8), 0) from jsonb_path_query(m.snapshot::jsonb, ${path(p)}) v)`;
+/** The row's current bucket (an earlier hour when this one has no reading yet) lies in the last 24 hourly buckets. */
+const BUCKET_IN_DAY = sql`m.stat_hour_at >= date_trunc('hour', now()) - interval '23 hours'`;
 const pool = (i: number, field: 'url' | 'user' | 'status') => sql`coalesce(m.snapshot -> 'pools' -> ${sql.lit(i)} ->> ${sql.lit(field)}, '')`;
 
 /** IP order: numeric for IPv4 (index miners_farm_ip_order), then text. */
@@ -111,11 +113,13 @@ export const COLUMN_SQL: Record<MinerSortKey, RawBuilder<unknown>> = {
   rate1Hour: sql`(case when m.stat_hour_at >= date_trunc('hour', now()) - interval '1 hour' and m.stat_hour_samples > 0
                   then m.stat_hour_real_sum / m.stat_hour_samples end)`,
   // The 23 whole hours before the current bucket, kept on the row by the ingest (STAT_HOUR_UPSERT, migration
-  // 202611230340), plus the current bucket; the history itself when the miner has no reading this hour yet.
+  // 202611230340), plus the current bucket; the history and the bucket (an earlier hour's, not in the history yet:
+  // migration 202611230410) when the miner has no reading this hour yet.
   rate24Hour: sql`(case when m.stat_hour_at = date_trunc('hour', now()) and m.stat_day_sums is not null
                    then (m.stat_day_sums[1] + m.stat_hour_real_sum) / nullif(m.stat_day_sums[2] + m.stat_hour_samples, 0)
-                   else (select sum(h.real_sum) / nullif(sum(h.samples), 0) from miner_stats_hour h
-                         where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '23 hours') end)`,
+                   else (select (coalesce(sum(h.real_sum), 0) + case when ${BUCKET_IN_DAY} then m.stat_hour_real_sum else 0 end)
+                                / nullif(coalesce(sum(h.samples), 0) + case when ${BUCKET_IN_DAY} then m.stat_hour_samples else 0 end, 0)
+                         from miner_stats_hour h where h.miner_id = m.id and h.at >= date_trunc('hour', now()) - interval '23 hours') end)`,
   tempChipMin: minOf('$.boards[*].tempChip[*]'),
   // Stored by the ingest (miners.sync_*, migration 202611230130): a plain column to sort on, no jsonpath walk per row.
   tempChipMax: sql`m.sync_temp_chip_max`,

@@ -24,19 +24,29 @@ function bucketQualified(samples: RawBuilder<unknown>, online: RawBuilder<unknow
   return sql`(${online} = ${samples} and ${ideal} > 0 and ${real} >= 0.8 * ${ideal})`;
 }
 
-/** {real_sum, samples} summed over the miner's (miners row) whole hours in the 23 hours before `hour`: one pass over its history. */
+/**
+ * {real_sum, samples} of the miner's (miners row, before the update) whole hours in the 23 hours before `hour`: its
+ * history rows, and its bucket on the row when that is one of those hours (the bucket the same update closes: it
+ * reaches the history in the same statement, too late for this read).
+ */
 const daySums = (hour: RawBuilder<unknown>) =>
-  sql`(select array[coalesce(sum(h.real_sum), 0), coalesce(sum(h.samples), 0)] from miner_stats_hour h
-       where h.miner_id = miners.id and h.at >= ${hour} - interval '23 hours' and h.at < ${hour})`;
+  sql`(select array[coalesce(sum(h.real_sum), 0) + case when ${inDay(hour)} then miners.stat_hour_real_sum else 0 end,
+                    coalesce(sum(h.samples), 0) + case when ${inDay(hour)} then miners.stat_hour_samples else 0 end]
+       from miner_stats_hour h where h.miner_id = miners.id and h.at >= ${hour} - interval '23 hours' and h.at < ${hour})`;
+/** The row's bucket is one of the 23 whole hours before `hour`. */
+const inDay = (hour: RawBuilder<unknown>) => sql`miners.stat_hour_at >= ${hour} - interval '23 hours' and miners.stat_hour_at < ${hour}`;
+
+/** The bucket on the row (alias `miners`) as stat_hour_closed holds it: {epoch seconds of its hour, samples, online, real, ideal, temp max}. */
+const BUCKET = sql`array[extract(epoch from miners.stat_hour_at), miners.stat_hour_samples, miners.stat_hour_online,
+  miners.stat_hour_real_sum, miners.stat_hour_ideal_sum, miners.stat_hour_temp_max]::float8[]`;
 
 /**
  * SET items of the ingest's miners upsert (src/server/domains/miners/ingest-snapshots.ts; `miners` = the stored row,
  * `excluded` = the new reading with stat_hour_at = its hour and its one-sample sums): the miner's current hourly
- * bucket, the same sums as its miner_stats_hour row, the latest earlier hour whose bucket did not qualify, and the
- * sums of the 23 whole hours before the bucket (migration 202611230340) — read from the history only when the reading
- * starts a new hour (once an hour per miner; in the same statement, the history still holds the hour just ended as
- * the earlier uploads left it). The upsert only applies readings not older than the stored one, so the hour never
- * goes back.
+ * bucket (migration 202611230410: the history gets it when it closes, through stat_hour_closed), the latest earlier
+ * hour whose bucket did not qualify, and the sums of the 23 whole hours before the bucket (migration 202611230340) —
+ * read from the history only when the reading starts a new hour (once an hour per miner). The upsert only applies
+ * readings not older than the stored one, so the hour never goes back.
  */
 export const STAT_HOUR_UPSERT = sql`
   stat_day_sums = case when miners.stat_hour_at is distinct from excluded.stat_hour_at or miners.stat_day_sums is null
@@ -45,10 +55,12 @@ export const STAT_HOUR_UPSERT = sql`
     when miners.stat_hour_at is distinct from excluded.stat_hour_at
       and not ${bucketQualified(sql`miners.stat_hour_samples`, sql`miners.stat_hour_online`, sql`miners.stat_hour_real_sum`, sql`miners.stat_hour_ideal_sum`)}
     then miners.stat_hour_at else miners.stat_unqualified_hour_at end,
+  stat_hour_closed = case when miners.stat_hour_at is distinct from excluded.stat_hour_at and miners.stat_hour_samples > 0 then ${BUCKET} end,
   stat_hour_samples = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_samples + excluded.stat_hour_samples else excluded.stat_hour_samples end,
   stat_hour_online = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_online + excluded.stat_hour_online else excluded.stat_hour_online end,
   stat_hour_real_sum = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_real_sum + excluded.stat_hour_real_sum else excluded.stat_hour_real_sum end,
   stat_hour_ideal_sum = case when miners.stat_hour_at = excluded.stat_hour_at then miners.stat_hour_ideal_sum + excluded.stat_hour_ideal_sum else excluded.stat_hour_ideal_sum end,
+  stat_hour_temp_max = case when miners.stat_hour_at = excluded.stat_hour_at then greatest(miners.stat_hour_temp_max, excluded.stat_hour_temp_max) else excluded.stat_hour_temp_max end,
   stat_hour_at = excluded.stat_hour_at`;
 
 /** The miner (alias m) is 8-hour qualified: its latest bucket is in the last 8 hours and qualifies, no earlier one there failed. */
@@ -215,7 +227,7 @@ export async function getMinerHistory(db: DB, minerId: string, range: MinerHisto
       sum(h.ideal_sum) / nullif(sum(h.samples), 0) as ideal,
       max(h.temp_max) as temp_max,
       sum(h.online_samples)::float8 / nullif(sum(h.samples), 0) as online
-    from miner_stats_hour h
+    from miner_hours h
     where h.miner_id = ${minerId} and h.at >= date_trunc(${u}, now()) - ${sql.lit(window)}::interval
     group by 1 order by 1
   `.execute(db);
