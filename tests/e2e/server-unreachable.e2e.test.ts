@@ -7,7 +7,8 @@
  *   count; when the route is lifted (no `online` event: the network never went away) the probe notices within its
  *   backoff, the badge goes away, the outbox drains and the note is on the server once;
  * - phone (360 px): the same on the field card (the save toast says the change is sent when the server answers)
- *   and in the console's phone header; the header stays one line and nothing is wider than the phone.
+ *   and in the console's phone header; the header stays one line and nothing is wider than the phone. Back on the
+ *   field home, "Sync now" asks the server at once when it is back, and the changes go out.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,8 +171,15 @@ describe('server unreachable while the device is online', () => {
       await fitsPhone(page, 'outbox-indicator');
       expect(await notesOf(api, KEY, ip)).toHaveLength(0);
 
+      // Back in the field app, the technician does not wait for the next probe: "Sync now" asks the server at once.
+      await page.goto('/field');
+      await page.getByTestId('field-server-unreachable').waitFor({ timeout: 20_000 });
       await restoreServer(ctx);
-      await indicator(page, 'online').waitFor({ timeout: RECOVERY_MS });
+      const probed = page.waitForRequest((r) => r.url().includes('/api/config/public'), { timeout: 5_000 });
+      await page.getByTestId('field-sync-now').click();
+      await probed;
+      await page.getByTestId('field-server-unreachable').waitFor({ state: 'detached', timeout: 10_000 });
+      await indicator(page, 'online').waitFor({ timeout: 10_000 });
       await expect.poll(() => page.getByTestId('outbox-indicator').getAttribute('data-pending'), { timeout: 20_000 }).toBe('0');
       expect((await notesOf(api, KEY, ip)).map((n) => n.text).sort()).toEqual(['Shelf B: PSU hums', 'Shelf B: dust filter clogged']);
       expect(errors.map((e) => e.message)).toEqual([]);

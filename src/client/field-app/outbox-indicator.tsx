@@ -6,26 +6,16 @@
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyWithRetry } from '@client/lib/import-retry';
-import { useConnectivity } from '@client/lib/offline/connectivity';
-import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
+import { useOutboxStatus } from '@client/lib/offline/outbox-status';
 import { SessionExpiredBanner } from './session-expired-banner';
 
 const SyncPanel = lazyWithRetry(() => import('./sync-panel'), (m) => m.SyncPanel);
 
 export function OutboxIndicator() {
   const { t } = useTranslation('offline');
-  const { online, reason } = useConnectivity();
-  const counts = useOutboxCounts();
-  const paused = useOutboxPaused();
+  const { online, reason, unreachable, counts, waiting, paused, label, hint } = useOutboxStatus();
   const [opened, setOpened] = useState(false);
-  const waiting = counts.pending + counts.failed;
-  const unreachable = reason === 'server-unreachable';
-  const parts = [online ? t('indicator.online') : unreachable ? t('indicator.unreachable') : t('indicator.offline')];
-  if (waiting > 0) parts.push(t('indicator.pending', { count: waiting }));
-  if (counts.dead > 0) parts.push(t('indicator.dead', { count: counts.dead }));
-  if (paused) parts.push(t('session.title'));
-  const label = parts.join(' · ');
-  const described = unreachable ? `${label}. ${t('indicator.unreachableHint')}` : label;
+  const described = hint ? `${label}. ${hint}` : label;
   const tone = paused ? 'is-paused' : unreachable ? 'is-unreachable' : !online ? 'is-offline' : waiting > 0 ? 'is-pending' : 'is-online';
   return (
     <>

@@ -9,6 +9,7 @@
 import { Workbox } from 'workbox-window';
 import { anyFormDirty } from './dirty-forms';
 import { readStorage, writeStorage } from './safe-storage';
+import { isEffectivelyOnline } from './offline/connectivity';
 
 export const SW_URL = '/sw.js';
 export const SW_RELOADED_KEY = 'hf.sw-reloaded-version';
@@ -132,7 +133,8 @@ export function registerServiceWorker(handlers: SwUpdateHandlers): void {
     (registration) => {
       if (!registration) return;
       setInterval(() => {
-        if (navigator.onLine) registration.update().catch((err: unknown) => console.error('service worker: update check failed', err));
+        // Not while offline or while our server does not answer (connectivity.ts): the check would only fail.
+        if (isEffectivelyOnline()) registration.update().catch((err: unknown) => console.error('service worker: update check failed', err));
       }, UPDATE_CHECK_MS);
     },
     (err: unknown) => console.error('service worker: registration failed', err),

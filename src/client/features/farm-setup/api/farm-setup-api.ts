@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, REQUEST_TIMEOUT_MS, api } from '@client/lib/api-client';
 import { sessionKeys } from '@client/lib/session-api';
+import { isEnvelope, isSwFallback, reportNetworkFailure, reportServerAnswer } from '@client/lib/offline/connectivity';
 import type { Envelope } from '@shared/errors';
 import type { ApprovalSetting } from '@shared/schemas/approvals';
 import type { Option, Page } from '@shared/schemas/common';
@@ -159,19 +160,33 @@ export interface DownloadedFile {
   blob: Blob;
 }
 
-/** GET /api/agent/package as a file; a refusal (an envelope) rejects with its message. */
+/**
+ * GET /api/agent/package as a file; a refusal (an envelope) rejects with its message. Like every other call it tells
+ * the page's connectivity (connectivity.ts) whether our server answered: the package or an envelope is an answer; a
+ * failed fetch, a timeout or another body (a proxy's error page) is not.
+ */
 export async function fetchAgentPackage(agentKey: string, locale: string): Promise<DownloadedFile> {
-  const res = await fetch(`/api/agent/package?${new URLSearchParams({ agentKey }).toString()}`, {
-    credentials: 'include',
-    headers: { I18N: locale, agentKey },
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS * 4),
-  });
+  const startedAt = Date.now();
+  let res: Response;
+  try {
+    res = await fetch(`/api/agent/package?${new URLSearchParams({ agentKey }).toString()}`, {
+      credentials: 'include',
+      headers: { I18N: locale, agentKey },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS * 4),
+    });
+  } catch (err) {
+    reportNetworkFailure(startedAt);
+    throw err;
+  }
   if (!res.ok || !/gzip/.test(res.headers.get('content-type') ?? '')) {
     const env = (await res.json().catch(() => null)) as Envelope<unknown> | null;
+    if (isEnvelope(env) && !isSwFallback(res)) reportServerAnswer();
+    else reportNetworkFailure(startedAt);
     // Session ended: the same as every other call (spec 1 §8, code "401" sends the browser to data).
     if (env && String(env.code) === '401') window.location.assign(typeof env.data === 'string' ? env.data : '/login');
     throw new ApiError(env?.msg ?? res.statusText, env?.code ?? res.status, res.status, env?.data ?? null);
   }
+  reportServerAnswer();
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `hashfield-agent-${agentKey}.tar.gz`;
   return { fileName: name, blob: await res.blob() };
 }

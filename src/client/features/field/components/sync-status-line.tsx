@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useConnectivity } from '@client/lib/offline/connectivity';
+import { probeNow, useConnectivity } from '@client/lib/offline/connectivity';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
 import { relativeAge } from '../lib/relative-age';
 
@@ -16,19 +16,29 @@ function useNow(ms = 30_000): number {
 
 /**
  * "Last synced 2 min ago · 20,000 miners", offline or server-unreachable state (lib/offline/connectivity), last
- * error, "Sync now" (lib/offline/sync).
+ * error, "Sync now" (lib/offline/sync). While the server is unreachable "Sync now" asks it at once instead of
+ * waiting for the next probe of the backoff; its answer starts the sync (and sends the outbox) by itself.
  */
 export function SyncStatusLine({ agentKey }: { agentKey: string }) {
   const { t, i18n } = useTranslation('field');
   const status = useSyncStatus(agentKey);
   const { online, reason } = useConnectivity();
   const now = useNow();
-  const syncing = status.syncing;
+  const [checking, setChecking] = useState(false);
+  const syncing = status.syncing || checking;
+  const onSync = () => {
+    if (reason !== 'server-unreachable') {
+      void syncNow(agentKey).catch(() => undefined);
+      return;
+    }
+    setChecking(true);
+    void probeNow().finally(() => setChecking(false));
+  };
   const when = status.lastSyncedAt ? t('sync.last', { age: relativeAge(status.lastSyncedAt, i18n.language, now) }) : t('sync.never');
   return (
     <div className="hf-row hf-row-wrap" data-testid="field-sync-status" data-count={status.minersCount}>
       <p className="hf-small hf-dimmed hf-grow" role="status">
-        {syncing ? t('sync.syncing') : when} · {t('sync.miners', { count: status.minersCount })}
+        {status.syncing ? t('sync.syncing') : when} · {t('sync.miners', { count: status.minersCount })}
         {reason === 'offline' && (
           <span className="hf-text-orange hf-ml" data-testid="field-offline">
             {t('sync.offline')}
@@ -48,8 +58,8 @@ export function SyncStatusLine({ agentKey }: { agentKey: string }) {
       <button
         type="button"
         className="hf-button hf-button-subtle hf-button-compact"
-        onClick={() => void syncNow(agentKey).catch(() => undefined)}
-        disabled={!online || syncing}
+        onClick={onSync}
+        disabled={reason === 'offline' || syncing}
         aria-busy={syncing}
         data-testid="field-sync-now"
       >

@@ -8,8 +8,7 @@ import { IconCloudCheck, IconCloudOff, IconCloudUpload, IconCloudX, IconLock } f
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyWithRetry } from '@client/lib/import-retry';
-import { useConnectivity } from '@client/lib/offline/connectivity';
-import { useOutboxCounts, useOutboxPaused } from '@client/lib/offline/outbox';
+import { useOutboxStatus } from '@client/lib/offline/outbox-status';
 import { SessionExpiredBanner } from './session-expired-banner';
 
 // The drawer (lists, dead-letter editing, storage) loads when first opened: not part of the first load.
@@ -17,20 +16,10 @@ const OutboxDrawer = lazyWithRetry(() => import('./outbox-drawer'), (m) => m.Out
 
 export function OfflineIndicator() {
   const { t } = useTranslation('offline');
-  const { online, reason } = useConnectivity();
-  const counts = useOutboxCounts();
-  const paused = useOutboxPaused();
+  const { online, reason, unreachable, counts, waiting, paused, label, hint } = useOutboxStatus();
   const [opened, setOpened] = useState(false);
   const [everOpened, setEverOpened] = useState(false);
-  const waiting = counts.pending + counts.failed;
-  const unreachable = reason === 'server-unreachable';
   const Icon = paused ? IconLock : unreachable ? IconCloudX : !online ? IconCloudOff : waiting > 0 ? IconCloudUpload : IconCloudCheck;
-  const parts = [online ? t('indicator.online') : unreachable ? t('indicator.unreachable') : t('indicator.offline')];
-  if (waiting > 0) parts.push(t('indicator.pending', { count: waiting }));
-  if (counts.dead > 0) parts.push(t('indicator.dead', { count: counts.dead }));
-  if (paused) parts.push(t('session.title'));
-  const label = parts.join(' · ');
-  const hint = unreachable ? t('indicator.unreachableHint') : null;
   return (
     <>
       <Tooltip
