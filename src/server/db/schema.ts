@@ -145,6 +145,8 @@ export interface MinersTable {
   stat_unqualified_hour_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** {real_sum, samples} of the 23 whole hours before stat_hour_at (migration 202611230340); null = not kept yet. */
   stat_day_sums: number[] | null;
+  /** miner_ip_inet(ip), generated (migration 202611230420): the IP order's key. Read only. */
+  ip_inet: ColumnType<string | null, never, never>;
   /** The current bucket's highest temperature (migration 202611230410). */
   stat_hour_temp_max: number | null;
   /** The bucket the last update closed, handed to the history by the ingest (migration 202611230410): read only by it. */

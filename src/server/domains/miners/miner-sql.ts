@@ -89,12 +89,12 @@ const sumOf = (p: string) => sql`(select coalesce(sum(v::float8), 0) from jsonb_
 const BUCKET_IN_DAY = sql`m.stat_hour_at >= date_trunc('hour', now()) - interval '23 hours'`;
 const pool = (i: number, field: 'url' | 'user' | 'status') => sql`coalesce(m.snapshot -> 'pools' -> ${sql.lit(i)} ->> ${sql.lit(field)}, '')`;
 
-/** IP order: numeric for IPv4 (index miners_farm_ip_order), then text. */
-export const IP_ORDER = sql`miner_ip_inet(m.ip) asc nulls last, m.ip asc`;
+/** IP order: numeric for IPv4 (ip_inet = miner_ip_inet(ip), migration 202611230420; index miners_farm_ip_order), then text. */
+export const IP_ORDER = sql`m.ip_inet asc nulls last, m.ip asc`;
 
 /** One SQL expression per sortable column (also the columns the row select computes). */
 export const COLUMN_SQL: Record<MinerSortKey, RawBuilder<unknown>> = {
-  ip: sql`miner_ip_inet(m.ip)`,
+  ip: sql`m.ip_inet`,
   sn: sql`m.sn`,
   mac: sql`m.mac`,
   make: sql`m.make`,
@@ -166,7 +166,7 @@ const NOT_NULL_SORTS: ReadonlySet<MinerSortKey> = new Set<MinerSortKey>([
 
 /** ORDER BY of the list: the chosen column (nulls last), then IP order so pages are stable. */
 export function minerOrder(sort: MinerSortKey | undefined, order: 'asc' | 'desc' | undefined): RawBuilder<unknown> {
-  if (!sort || sort === 'ip') return order === 'desc' ? sql`miner_ip_inet(m.ip) desc nulls last, m.ip desc` : IP_ORDER;
+  if (!sort || sort === 'ip') return order === 'desc' ? sql`m.ip_inet desc nulls last, m.ip desc` : IP_ORDER;
   const dir = order === 'desc' ? sql`desc` : sql`asc`;
   return NOT_NULL_SORTS.has(sort) ? sql`${COLUMN_SQL[sort]} ${dir}, ${IP_ORDER}` : sql`${COLUMN_SQL[sort]} ${dir} nulls last, ${IP_ORDER}`;
 }
