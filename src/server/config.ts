@@ -1,5 +1,6 @@
 /** Server configuration from the environment (README "Configuration" lists every variable). */
 import path from 'node:path';
+import { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from './jobs/prune-history';
 
 export interface ServerConfig {
   port: number;
@@ -29,6 +30,8 @@ export interface ServerConfig {
   smsHttpToken: string | null;
   /** OBSERVER_ALLOW_PRIVATE=true: the observer-link test may fetch private and loopback addresses (tests, the demo, a pool on the farm's LAN). */
   observerAllowPrivate: boolean;
+  /** Days of history kept (HISTORY_MINUTE_DAYS, HISTORY_HOUR_DAYS, HISTORY_MINER_HOUR_DAYS; jobs/prune-history.ts). */
+  historyRetention: HistoryRetention;
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
@@ -59,6 +62,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smsHttpUrl: str(env.SMS_HTTP_URL),
     smsHttpToken: str(env.SMS_HTTP_TOKEN),
     observerAllowPrivate: env.OBSERVER_ALLOW_PRIVATE === 'true',
+    historyRetention: {
+      farmMinuteDays: Math.max(1, num(env.HISTORY_MINUTE_DAYS, DEFAULT_HISTORY_RETENTION.farmMinuteDays)),
+      farmHourDays: Math.max(1, num(env.HISTORY_HOUR_DAYS, DEFAULT_HISTORY_RETENTION.farmHourDays)),
+      minerHourDays: Math.max(1, num(env.HISTORY_MINER_HOUR_DAYS, DEFAULT_HISTORY_RETENTION.minerHourDays)),
+    },
     ...overrides,
   };
 }

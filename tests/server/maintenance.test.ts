@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@server/config';
 import { runMaintenance } from '@server/jobs/maintenance';
+import { pruneHistory } from '@server/jobs/prune-history';
 import type { OpenedDatabase } from '@server/db/kysely';
 import { openTestDatabase } from './harness';
 
@@ -25,5 +27,50 @@ describe('maintenance', () => {
     await runMaintenance(db);
     const stats = await sql<{ n: number }>`select reltuples::int as n from pg_class where relname = 'miners'`.execute(db);
     expect(stats.rows[0]!.n).toBe(500);
+  });
+
+  it('deletes history past its retention and keeps the rest (farm minutes, farm hours, miner hours); at most every 6 hours', async () => {
+    const db = opened.db;
+    await sql`insert into farms (agent_key, agent_name, secret_hash) values ('h-farm', 'History farm', 'x')`.execute(db);
+    await sql`
+      insert into miners (agent_key, ip, sn, mac, make, model, family, online, missed_polls, rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, state, snapshot, taken_at,
+                          stat_hour_at, stat_hour_samples, stat_hour_real_sum, stat_hour_ideal_sum, stat_hour_online)
+      values ('h-farm', '10.8.0.1', 'SNH', '', 'Bitmain', 'S21', 'antminer-stock', true, 0, 1, 1, 1, 1, 'normal', 1, '{}'::jsonb, '{}'::jsonb, now(),
+              now() - interval '500 days', 1, 1, 1, 1)`.execute(db);
+    const now = Date.now();
+    const daysAgo = (d: number) => new Date(now - d * 86_400_000 + 60_000); // a minute inside day d
+    // Minute rows 1, 6 and 8 days old (the roll-up trigger makes their hourly rows), hourly rows 390 and 410 days old.
+    for (const d of [1, 6, 8]) {
+      await sql`insert into farm_stats_minute (agent_key, at, real_ghs, ideal_ghs, total, online, qualified, temp_max, temp_avg) values ('h-farm', ${daysAgo(d)}, 1, 1, 1, 1, 1, 60, 60)`.execute(db);
+    }
+    for (const d of [390, 410]) {
+      await sql`insert into farm_stats_hour (agent_key, at, samples, real_sum, ideal_sum, total_sum, online_sum, qualified_sum) values ('h-farm', ${daysAgo(d)}, 1, 1, 1, 1, 1, 1)`.execute(db);
+    }
+    const minerId = (await sql<{ id: string }>`select id from miners where agent_key = 'h-farm'`.execute(db)).rows[0]!.id;
+    for (const d of [2, 399, 401]) {
+      await sql`insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples) values (${minerId}, ${daysAgo(d)}, 1, 1, 1, 60, 1)`.execute(db);
+    }
+    const days = async (table: string) =>
+      (await sql<{ d: number }>`select round(extract(epoch from (${new Date(now)}::timestamptz - at)) / 86400)::int as d from ${sql.table(table)} t
+        where ${table === 'miner_stats_hour' ? sql`miner_id = ${minerId}` : sql`agent_key = 'h-farm'`} order by at desc`.execute(db)).rows.map((r) => r.d);
+
+    // The defaults (7 / 400 / 400 days), as the server reads them with no variable set.
+    const retention = loadConfig({}).historyRetention;
+    expect(retention).toEqual({ farmMinuteDays: 7, farmHourDays: 400, minerHourDays: 400 });
+    expect(await pruneHistory(db, retention, now, true)).toEqual({ farmMinutes: 1, farmHours: 1, minerHours: 1 });
+    expect(await days('farm_stats_minute')).toEqual([1, 6]);
+    expect(await days('farm_stats_hour')).toEqual([1, 6, 8, 390]); // the roll-up outlives its minute rows
+    expect(await days('miner_stats_hour')).toEqual([2, 399]);
+    // The miner's current bucket (on its row) is no history row: never pruned.
+    expect((await sql<{ n: number }>`select count(*)::int as n from miner_hours where miner_id = ${minerId}`.execute(db)).rows[0]!.n).toBe(3);
+
+    // Shorter settings from the environment; a second run within 6 hours does nothing, a forced one prunes.
+    const short = loadConfig({ HISTORY_MINUTE_DAYS: '2', HISTORY_HOUR_DAYS: '7', HISTORY_MINER_HOUR_DAYS: '0' }).historyRetention;
+    expect(short).toEqual({ farmMinuteDays: 2, farmHourDays: 7, minerHourDays: 1 });
+    expect(await pruneHistory(db, short, now + 3_600_000)).toBeNull();
+    expect(await pruneHistory(db, short, now, true)).toEqual({ farmMinutes: 1, farmHours: 2, minerHours: 2 });
+    expect(await days('farm_stats_minute')).toEqual([1]);
+    expect(await days('farm_stats_hour')).toEqual([1, 6]);
+    expect(await days('miner_stats_hour')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Housekeeping a minute after start, then every 10 minutes: expired sessions, old rate-limit hits, idempotency answers
- * older than 7 days, expired IP lists and verification codes, sync tombstones older than 30 days, and planner
+ * older than 7 days, expired IP lists and verification codes, sync tombstones older than 30 days, history past its
+ * retention (prune-history.ts; at most every 6 hours), and planner
  * statistics (`analyze`): PGlite has no autovacuum, so without it every query is planned on guessed row counts
  * (measured: a full 20,000-miner sync paging 5.2 s → 3.4 s of database time once analysed). Cheap on PostgreSQL too.
  * For the same reason the tables every agent upload rewrites are vacuumed here: without it each 20,000-miner batch
@@ -15,20 +16,22 @@ import { pruneBatchLeftovers } from '../domains/batch/prune';
 import { pruneSyncTombstones } from '../domains/sync/prune-tombstones';
 import { IDEMPOTENCY_RETENTION_DAYS } from '../plugins/idempotency';
 import { pruneRateLimits } from '../plugins/rate-limit';
+import { DEFAULT_HISTORY_RETENTION, type HistoryRetention, pruneHistory } from './prune-history';
 
-export async function runMaintenance(db: DB): Promise<void> {
+export async function runMaintenance(db: DB, retention: HistoryRetention = DEFAULT_HISTORY_RETENTION): Promise<void> {
   await pruneExpiredSessions(db);
   await pruneRateLimits(db);
   await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(Date.now() - IDEMPOTENCY_RETENTION_DAYS * 86400_000)).execute();
   await pruneBatchLeftovers(db);
   await pruneSyncTombstones(db);
+  await pruneHistory(db, retention);
   await sql`vacuum miners, miner_stats_hour, farm_stats_minute`.execute(db);
   await sql`analyze`.execute(db);
 }
 
-export function startMaintenance(db: DB, log: FastifyBaseLogger, everyMs = 600_000): () => void {
+export function startMaintenance(db: DB, log: FastifyBaseLogger, everyMs = 600_000, retention: HistoryRetention = DEFAULT_HISTORY_RETENTION): () => void {
   const run = () => {
-    runMaintenance(db).catch((err: unknown) => log.error({ err }, 'maintenance failed'));
+    runMaintenance(db, retention).catch((err: unknown) => log.error({ err }, 'maintenance failed'));
   };
   const first = setTimeout(run, Math.min(60_000, everyMs));
   const timer = setInterval(run, everyMs);

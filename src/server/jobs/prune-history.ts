@@ -1,0 +1,51 @@
+/**
+ * History retention (issue 3: "history rollups … with a retention setting"): the farm's per-minute rows, the farm's
+ * hourly roll-up and each miner's hourly rows are kept so many days (HISTORY_MINUTE_DAYS, HISTORY_HOUR_DAYS,
+ * HISTORY_MINER_HOUR_DAYS; README "Configuration"), older rows are deleted. What the screens read: the farm's "hour"
+ * series the last 24 hours of minute rows; the 30-day and 1-year series the hourly roll-up (which outlives its minute
+ * rows: the roll-up trigger does not follow deletions); a miner's day and month history its hourly rows. A miner's
+ * current hour is on its row (migration 202611230410) and never pruned.
+ *
+ * miner_stats_hour has no index that starts with `at` (an index on it would cost every upload): its prune reads the
+ * table, so it runs at most once per PRUNE_EVERY_MS per database, not with every 10-minute maintenance run.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db/kysely';
+
+export interface HistoryRetention {
+  /** farm_stats_minute: days kept (at least 1: the "hour" series reads the last 24 hours). */
+  farmMinuteDays: number;
+  /** farm_stats_hour: days kept. */
+  farmHourDays: number;
+  /** miner_stats_hour: days kept. */
+  minerHourDays: number;
+}
+
+export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { farmMinuteDays: 7, farmHourDays: 400, minerHourDays: 400 };
+
+const DAY_MS = 86_400_000;
+const PRUNE_EVERY_MS = 6 * 3_600_000;
+const lastPrune = new WeakMap<DB, number>();
+
+export interface PrunedHistory {
+  farmMinutes: number;
+  farmHours: number;
+  minerHours: number;
+}
+
+/** Deletes the history rows older than the retention; null when the last prune of this database is too recent. */
+export async function pruneHistory(db: DB, retention: HistoryRetention, now = Date.now(), force = false): Promise<PrunedHistory | null> {
+  const last = lastPrune.get(db);
+  if (!force && last !== undefined && now - last < PRUNE_EVERY_MS) return null;
+  lastPrune.set(db, now);
+  const prune = async (table: 'farm_stats_minute' | 'farm_stats_hour' | 'miner_stats_hour', days: number): Promise<number> => {
+    const before = new Date(now - Math.max(1, days) * DAY_MS);
+    const res = await sql`delete from ${sql.table(table)} where at < ${before}`.execute(db);
+    return Number(res.numAffectedRows ?? 0);
+  };
+  const farmMinutes = await prune('farm_stats_minute', retention.farmMinuteDays);
+  const farmHours = await prune('farm_stats_hour', retention.farmHourDays);
+  const minerHours = await prune('miner_stats_hour', retention.minerHourDays);
+  if (minerHours > 0) await sql`vacuum (skip_locked) miner_stats_hour`.execute(db);
+  return { farmMinutes, farmHours, minerHours };
+}
