@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const opened = await openDatabase(config);
   const app = await buildApp({ config, db: opened.db });
-  const stopJobs = startMaintenance(opened.db, app.log, undefined, config.historyRetention);
+  const stopJobs = startMaintenance(opened.db, app.log, config.historyRetention);
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ db: opened.kind, startMs: Math.round(performance.now() - t0) }, `Hashfield listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`);
 

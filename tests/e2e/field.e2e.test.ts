@@ -8,8 +8,8 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minerIp, snapshotBatch, uploadBatch } from '../support/miner-snapshots';
-import { type ApiSession, launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { minerIp } from '../support/miner-snapshots';
+import { type ApiSession, createFarmWithMiners, launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'field-farm';
@@ -25,9 +25,7 @@ let api: ApiSession;
 beforeAll(async () => {
   server = await startServer();
   api = await setupAdmin(server.url);
-  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Field farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
-  const batch = snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date(Date.now() - 5 * 60_000).toISOString() });
-  await uploadBatch(server.url, FARM, secret, batch);
+  await createFarmWithMiners(api, { agentName: 'Field farm', agentKey: FARM }, COUNT, new Date(Date.now() - 5 * 60_000).toISOString());
   browser = await launchBrowser();
 }, 180_000);
 

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minerIp, snapshotBatch, uploadBatch } from '../support/miner-snapshots';
-import { launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
+import { minerIp } from '../support/miner-snapshots';
+import { createFarmWithMiners, launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 import { makeLabelVideo } from '../support/make-label-video';
 
@@ -31,8 +31,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hf-labels-'));
   server = await startServer();
   const api = await setupAdmin(server.url);
-  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Scan farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
-  await uploadBatch(server.url, FARM, secret, snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date().toISOString() }));
+  await createFarmWithMiners(api, { agentName: 'Scan farm', agentKey: FARM }, COUNT, new Date().toISOString());
 }, 180_000);
 
 afterAll(async () => {

@@ -12,10 +12,10 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
+import { type ApiSession, createFarmWithMiners, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors, waitForTestId } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 import { addNote, minerRow, notesOf } from '../support/e2e-miner-card';
-import { minerIp, snapshotBatch, uploadBatch } from '../support/miner-snapshots';
+import { minerIp } from '../support/miner-snapshots';
 
 const KEY = 'ridge-hall';
 const COUNT = 6;
@@ -29,9 +29,7 @@ let api: ApiSession;
 beforeAll(async () => {
   server = await startServer();
   api = await setupAdmin(server.url);
-  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Ridge Hall', agentKey: KEY, noticeEmails: '', agentAddr: '' });
-  const batch = snapshotBatch({ batchSeq: 1, count: COUNT, takenAt: new Date(Date.now() - 5 * 60_000).toISOString() });
-  await uploadBatch(server.url, KEY, secret, batch);
+  await createFarmWithMiners(api, { agentName: 'Ridge Hall', agentKey: KEY }, COUNT, new Date(Date.now() - 5 * 60_000).toISOString());
   browser = await launchBrowser();
 }, 180_000);
 

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { snapshotBatch, uploadBatch } from './miner-snapshots';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -167,6 +168,16 @@ export async function setupAdmin(baseURL: string, user: string = ADMIN.user, pas
   const api = new ApiSession(baseURL);
   await api.post('/api/userv3/setup', { user, password });
   return api;
+}
+
+/**
+ * A farm (POST /api/agent/createv2) with `count` miners its agent read at `takenAt` (one uploaded cycle, batch 1);
+ * answers the farm's agent secret.
+ */
+export async function createFarmWithMiners(api: ApiSession, farm: { agentKey: string; agentName: string }, count: number, takenAt: string): Promise<string> {
+  const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { ...farm, noticeEmails: '', agentAddr: '', selfManaged: false });
+  await uploadBatch(api.baseURL, farm.agentKey, secret, snapshotBatch({ batchSeq: 1, count, takenAt }));
+  return secret;
 }
 
 export async function loginApi(baseURL: string, user: string, password: string): Promise<ApiSession> {

@@ -7,7 +7,7 @@
  * or none (fetch rejected other than by the caller's own signal, no envelope, the service worker's cached copy).
  */
 import type { Envelope } from '@shared/errors';
-import { isEnvelope, isSwFallback, reportNetworkFailure, reportServerAnswer } from './offline/connectivity';
+import { isServerAnswer, reportNetworkFailure, reportServerAnswer } from './offline/connectivity';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -120,7 +120,7 @@ export async function request<T>(method: 'GET' | 'POST', path: string, opts: Req
     noAnswer();
     throw new ApiError(res.statusText || 'Network error', res.status, res.status, null);
   }
-  if (isEnvelope(env) && !isSwFallback(res)) reportServerAnswer();
+  if (isServerAnswer(res, env)) reportServerAnswer();
   else noAnswer();
   if (String(env.code) === '401') {
     if (!opts.quiet401) context.onUnauthorized(typeof env.data === 'string' ? env.data : '/login');

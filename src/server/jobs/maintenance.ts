@@ -29,7 +29,7 @@ export async function runMaintenance(db: DB, retention: HistoryRetention = DEFAU
   await sql`analyze`.execute(db);
 }
 
-export function startMaintenance(db: DB, log: FastifyBaseLogger, everyMs = 600_000, retention: HistoryRetention = DEFAULT_HISTORY_RETENTION): () => void {
+export function startMaintenance(db: DB, log: FastifyBaseLogger, retention: HistoryRetention, everyMs = 600_000): () => void {
   const run = () => {
     runMaintenance(db, retention).catch((err: unknown) => log.error({ err }, 'maintenance failed'));
   };

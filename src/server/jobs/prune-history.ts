@@ -7,7 +7,8 @@
  * current hour is on its row (migration 202611230410) and never pruned.
  *
  * miner_stats_hour has no index that starts with `at` (an index on it would cost every upload): its prune reads the
- * table, so it runs at most once per PRUNE_EVERY_MS per database, not with every 10-minute maintenance run.
+ * table, so it runs at most once per PRUNE_EVERY_MS per database, not with every 10-minute maintenance run. The
+ * maintenance run vacuums miner_stats_hour and farm_stats_minute right after it.
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/kysely';
@@ -46,6 +47,5 @@ export async function pruneHistory(db: DB, retention: HistoryRetention, now = Da
   const farmMinutes = await prune('farm_stats_minute', retention.farmMinuteDays);
   const farmHours = await prune('farm_stats_hour', retention.farmHourDays);
   const minerHours = await prune('miner_stats_hour', retention.minerHourDays);
-  if (minerHours > 0) await sql`vacuum (skip_locked) miner_stats_hour`.execute(db);
   return { farmMinutes, farmHours, minerHours };
 }

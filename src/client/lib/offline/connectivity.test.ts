@@ -30,6 +30,15 @@ function fakeProbe(answers: () => boolean = () => false) {
   return vi.fn(async () => answers());
 }
 
+/** Connectivity started with a fake probe, and a listener counting the "server reachable again" kicks. */
+function startWatched(answers?: () => boolean) {
+  const probe = fakeProbe(answers);
+  const kick = vi.fn();
+  const unsubscribe = subscribeServerReachable(kick);
+  startConnectivity({ probe });
+  return { probe, kick, unsubscribe };
+}
+
 beforeEach(() => {
   resetConnectivityForTests();
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
@@ -116,10 +125,7 @@ describe('probing while unreachable', () => {
 
   it('an answer to a probe clears the state, kicks the listeners once and stops probing', async () => {
     let answers = false;
-    const probe = fakeProbe(() => answers);
-    const kick = vi.fn();
-    subscribeServerReachable(kick);
-    startConnectivity({ probe });
+    const { probe, kick } = startWatched(() => answers);
     reportNetworkFailure();
     await vi.advanceTimersByTimeAsync(5_000);
     expect(probe).toHaveBeenCalledTimes(1);
@@ -135,10 +141,7 @@ describe('probing while unreachable', () => {
   });
 
   it('an answer to any request ends the spell and kicks; an answer while reachable does not kick', async () => {
-    const probe = fakeProbe();
-    const kick = vi.fn();
-    const unsubscribe = subscribeServerReachable(kick);
-    startConnectivity({ probe });
+    const { probe, kick, unsubscribe } = startWatched();
     reportServerAnswer();
     expect(kick).not.toHaveBeenCalled();
     reportNetworkFailure();
@@ -157,10 +160,7 @@ describe('probing while unreachable', () => {
 
   it('no probe while navigator says offline; the online event probes at once', async () => {
     let answers = false;
-    const probe = fakeProbe(() => answers);
-    const kick = vi.fn();
-    subscribeServerReachable(kick);
-    startConnectivity({ probe });
+    const { probe, kick } = startWatched(() => answers);
     reportNetworkFailure();
     setOnline(false);
     expect(getConnectivity().reason).toBe('offline');

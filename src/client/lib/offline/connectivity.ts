@@ -64,13 +64,18 @@ function navigatorOnline(): boolean {
 }
 
 /** Our answer envelope {code, msg, data} (any code). */
-export function isEnvelope(body: unknown): boolean {
+function isEnvelope(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'code' in body;
 }
 
 /** The service worker answered from its cache: the network did not. */
-export function isSwFallback(res: Response): boolean {
+function isSwFallback(res: Response): boolean {
   return typeof res.headers?.get === 'function' && res.headers.get(SW_FALLBACK_HEADER) !== null;
+}
+
+/** Our server answered this request: its envelope, not a proxy's page nor the service worker's cached copy. */
+export function isServerAnswer(res: Response, body: unknown): boolean {
+  return isEnvelope(body) && !isSwFallback(res);
 }
 
 async function defaultProbe(): Promise<boolean> {

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, REQUEST_TIMEOUT_MS, api } from '@client/lib/api-client';
 import { sessionKeys } from '@client/lib/session-api';
-import { isEnvelope, isSwFallback, reportNetworkFailure, reportServerAnswer } from '@client/lib/offline/connectivity';
+import { isServerAnswer, reportNetworkFailure, reportServerAnswer } from '@client/lib/offline/connectivity';
 import type { Envelope } from '@shared/errors';
 import type { ApprovalSetting } from '@shared/schemas/approvals';
 import type { Option, Page } from '@shared/schemas/common';
@@ -180,7 +180,7 @@ export async function fetchAgentPackage(agentKey: string, locale: string): Promi
   }
   if (!res.ok || !/gzip/.test(res.headers.get('content-type') ?? '')) {
     const env = (await res.json().catch(() => null)) as Envelope<unknown> | null;
-    if (isEnvelope(env) && !isSwFallback(res)) reportServerAnswer();
+    if (isServerAnswer(res, env)) reportServerAnswer();
     else reportNetworkFailure(startedAt);
     // Session ended: the same as every other call (spec 1 §8, code "401" sends the browser to data).
     if (env && String(env.code) === '401') window.location.assign(typeof env.data === 'string' ? env.data : '/login');
