@@ -144,7 +144,18 @@ export function HashrateOverviewPage() {
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
           <Figure testId="overview-real" label={t('overview.real')} value={formatHashrate(s.realGhs)} />
           <Figure testId="overview-ideal" label={t('overview.ideal')} value={formatHashrate(s.idealGhs)} />
-          <Figure testId="overview-online-rate" label={t('overview.onlineRate')} value={`${formatPercent(s.onlineRate)} (${formatNumber(s.online)}/${formatNumber(s.total)})`} />
+          <Figure
+            testId="overview-online-rate"
+            label={t('overview.onlineRate')}
+            value={
+              <>
+                {formatPercent(s.onlineRate)}{' '}
+                <Text span size="sm" fw={500} c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  ({formatNumber(s.online)}/{formatNumber(s.total)})
+                </Text>
+              </>
+            }
+          />
           <Figure testId="overview-qualified-rate" label={t('overview.qualifiedRate')} value={formatPercent(s.qualifiedRate)} />
           <Figure testId="overview-temp-max" label={t('overview.tempMax')} value={formatTemp(s.tempMax)} />
           <Figure testId="overview-temp-avg" label={t('overview.tempAvg')} value={formatTemp(s.tempAvg)} />
