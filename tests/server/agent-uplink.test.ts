@@ -4,7 +4,9 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, AgentConfig, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
-import { ingestSnapshots } from '@server/domains/miners/ingest-snapshots';
+import { isEmbedded } from '@server/db/kysely';
+import { chunkSizeOf, ingestSnapshots } from '@server/domains/miners/ingest-snapshots';
+import { CHUNK, EMBEDDED_CHUNK } from '@server/domains/miners/upload-prepare';
 import { type ReadingColumns, fullReading } from '@server/domains/miners/stored-reading';
 import { gzipBatch, minerIp, readingTempMax, snapshotBatch } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin } from './harness';
@@ -391,6 +393,18 @@ describe('agent uplink', () => {
       expect(await stored(cut.agentKey)).toEqual(s);
       expect(await ingestSnapshots(t.db, cut.agentKey, three, { chunkSize: 7, chunkTransactions: false })).toEqual({ accepted: 50, duplicate: false });
       expect((await stored(cut.agentKey)).hours.every((h) => h.samples === 3)).toBe(true);
+    });
+
+    it('cuts an upload in chunks of the database: 1,000 miners on PGlite (shorter waits for the console), 2,000 on PostgreSQL', async () => {
+      const f = await createFarm(admin, 'uplink-chunk-size');
+      const size = chunkSizeOf(t.db);
+      expect(size).toBe(isEmbedded(t.db) ? EMBEDDED_CHUNK : CHUNK);
+      expect(EMBEDDED_CHUNK).toBe(1000);
+      expect(CHUNK).toBe(2000);
+      // One miner more than a chunk, cut after the first chunk: exactly one chunk's miners are stored.
+      const batch = snapshotBatch({ batchSeq: 1, count: size + 1, takenAt: at(1) });
+      await expect(ingestSnapshots(t.db, f.agentKey, batch, { failAfterChunks: 1, chunkTransactions: true })).rejects.toThrow();
+      expect((await stored(f.agentKey)).miners).toHaveLength(size);
     });
   });
 

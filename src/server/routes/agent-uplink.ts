@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { AGENT_UPLINK_PREFIX, AgentConfig, Heartbeat, SnapshotBatch, TaskResultReport } from '@shared/schemas/agent-uplink';
 import { whitelistForAgent } from '../domains/customers-pools/pools.repository';
-import { ingestPrepared } from '../domains/miners/ingest-snapshots';
+import { chunkSizeOf, ingestPrepared } from '../domains/miners/ingest-snapshots';
 import { parseUpload } from '../domains/miners/upload-parser';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
@@ -59,7 +59,7 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
       p('/snapshots'),
       { config: cfg, bodyLimit: 256 * 1024 * 1024, schema: { tags, body: SnapshotBatch }, validatorCompiler: () => (data: unknown) => ({ value: data }) },
       async (req) => {
-        const { head, chunks } = await parseUpload(req.body as unknown as Buffer);
+        const { head, chunks } = await parseUpload(req.body as unknown as Buffer, chunkSizeOf(db));
         return ok(await ingestPrepared(db, req.agent!.agentKey, head, chunks));
       },
     );

@@ -1,7 +1,8 @@
 /**
- * Stores one agent upload once per (farm, batchSeq). Miners are upserted in bulk, CHUNK miners per statement (20,000
- * miners = 10 statements); an older reading never overwrites a newer one (rolled-up or late batches). The farm's
- * per-minute row and each miner's hourly row are updated from the same batch, so history needs no second pass.
+ * Stores one agent upload once per (farm, batchSeq). Miners are upserted in bulk, CHUNK miners per statement on
+ * PostgreSQL (20,000 miners = 10 statements), EMBEDDED_CHUNK on PGlite (upload-prepare.ts); an older reading never
+ * overwrites a newer one (rolled-up or late batches). The farm's per-minute row and each miner's hourly row are
+ * updated from the same batch, so history needs no second pass.
  *
  * Transactions: on PostgreSQL the whole upload is one transaction. On the embedded PGlite there is one connection for
  * everything and a transaction holds it, so a 20,000-miner upload in one transaction kept every console request
@@ -28,8 +29,9 @@
  *   5.4 s → 3.4–3.9 s (server CPU 5.8 → 3.4–3.7 s); PostgreSQL 3.0 → 2.6 s (database CPU 2.3 → 1.7 s, WAL 72 → 63 MB).
  *   With a transaction per chunk on PGlite, the longest wait of a console's list request during an upload went from
  *   3.5–5.8 s to ~1 s (now the server parsing the 30 MB upload, not the database; a request waits ~0.3 s per chunk),
- *   with no loss of upload time. The upload worker (upload-parser.ts) then took the parse, check and parameter
- *   building off the main thread: on PostgreSQL the longest list wait during an upload went from ~0.63 s to ~0.06 s;
+ *   with no loss of upload time; later 1,000-miner chunks there halved that wait again (230–320 → 115–165 ms per
+ *   chunk) for an upload within its noise (3.39 → 3.56 s). The upload worker (upload-parser.ts) then took the parse,
+ *   check and parameter building off the main thread: on PostgreSQL the longest list wait during an upload went from ~0.63 s to ~0.06 s;
  *   upload time moved within the noise (PGlite, quiet machine, alternating: 2.83–3.0 s in line, 2.7–2.78 s with the
  *   worker).
  *   What is left on PGlite: the parameters' trip into WebAssembly and their parsing ~0.8 s, the Node work of
@@ -56,7 +58,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
 import { type DB, isEmbedded } from '../../db/kysely';
 import { STAT_HOUR_UPSERT } from './miner-stats';
-import { CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, preparedInLine, uploadHead } from './upload-prepare';
+import { CHUNK, EMBEDDED_CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, preparedInLine, uploadHead } from './upload-prepare';
 
 export interface IngestOptions {
   /** Miners per chunk (tests). */
@@ -67,10 +69,15 @@ export interface IngestOptions {
   chunkTransactions?: boolean;
 }
 
+/** Miners per chunk on this database: smaller on PGlite, where the console's requests wait between chunks. */
+export function chunkSizeOf(db: DB): number {
+  return isEmbedded(db) ? EMBEDDED_CHUNK : CHUNK;
+}
+
 /** Stores a batch (tests and callers that hold one; the uplink route prepares its uploads in the upload worker). */
 export function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
   const latest = latestPerIp(batch.snapshots);
-  return ingestPrepared(db, agentKey, uploadHead(batch, latest), preparedInLine(latest, opts.chunkSize ?? CHUNK), opts);
+  return ingestPrepared(db, agentKey, uploadHead(batch, latest), preparedInLine(latest, opts.chunkSize ?? chunkSizeOf(db)), opts);
 }
 
 /**
