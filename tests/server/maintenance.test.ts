@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@server/config';
 import { runMaintenance } from '@server/jobs/maintenance';
-import { pruneHistory } from '@server/jobs/prune-history';
+import { PRUNE_LIMITS, pruneHistory } from '@server/jobs/prune-history';
 import type { OpenedDatabase } from '@server/db/kysely';
 import { openTestDatabase } from './harness';
 
@@ -72,5 +72,29 @@ describe('maintenance', () => {
     expect(await days('farm_stats_minute')).toEqual([1]);
     expect(await days('farm_stats_hour')).toEqual([1, 6]);
     expect(await days('miner_stats_hour')).toEqual([]);
+  });
+
+  it('prunes the miners\' hourly history miner by miner, a batch of miners per statement, every miner reached', async () => {
+    const db = opened.db;
+    const now = Date.now();
+    // Every miner of the 500 of the first test: one row 500 days old, one 10 days old.
+    await sql`
+      insert into miner_stats_hour (miner_id, at, samples, real_sum, ideal_sum, temp_max, online_samples)
+      select m.id, ${new Date(now)}::timestamptz - d * interval '1 day', 1, 1, 1, 60, 1
+      from miners m, (values (500), (10)) v(d) where m.agent_key = 'm-farm'`.execute(db);
+    const miners = (await sql<{ n: number }>`select count(*)::int as n from miners`.execute(db)).rows[0]!.n;
+    const saved = PRUNE_LIMITS.minersPerStatement;
+    PRUNE_LIMITS.minersPerStatement = 120; // several statements over the miners of every farm
+    try {
+      expect(miners).toBeGreaterThan(3 * PRUNE_LIMITS.minersPerStatement);
+      const pruned = await pruneHistory(db, { farmMinuteDays: 7, farmHourDays: 400, minerHourDays: 400 }, now, true);
+      expect(pruned?.minerHours).toBe(500);
+    } finally {
+      PRUNE_LIMITS.minersPerStatement = saved;
+    }
+    const left = await sql<{ n: number; oldest: number }>`
+      select count(*)::int as n, max(round(extract(epoch from (${new Date(now)}::timestamptz - h.at)) / 86400))::int as oldest
+      from miner_stats_hour h join miners m on m.id = h.miner_id where m.agent_key = 'm-farm'`.execute(db);
+    expect(left.rows[0]).toEqual({ n: 500, oldest: 10 });
   });
 });
