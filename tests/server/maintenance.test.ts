@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@server/config';
 import { runMaintenance } from '@server/jobs/maintenance';
-import { PRUNE_LIMITS, pruneHistory } from '@server/jobs/prune-history';
+import { PRUNE_LIMITS, UPLOAD_RECORD_DAYS, pruneHistory } from '@server/jobs/prune-history';
 import type { OpenedDatabase } from '@server/db/kysely';
 import { openTestDatabase } from './harness';
 
@@ -57,7 +57,7 @@ describe('maintenance', () => {
     // The defaults (7 / 400 / 400 days), as the server reads them with no variable set.
     const retention = loadConfig({}).historyRetention;
     expect(retention).toEqual({ farmMinuteDays: 7, farmHourDays: 400, minerHourDays: 400 });
-    expect(await pruneHistory(db, retention, now, true)).toEqual({ farmMinutes: 1, farmHours: 1, minerHours: 1 });
+    expect(await pruneHistory(db, retention, now, true)).toEqual({ farmMinutes: 1, farmHours: 1, minerHours: 1, uploads: 0 });
     expect(await days('farm_stats_minute')).toEqual([1, 6]);
     expect(await days('farm_stats_hour')).toEqual([1, 6, 8, 390]); // the roll-up outlives its minute rows
     expect(await days('miner_stats_hour')).toEqual([2, 399]);
@@ -68,7 +68,7 @@ describe('maintenance', () => {
     const short = loadConfig({ HISTORY_MINUTE_DAYS: '2', HISTORY_HOUR_DAYS: '7', HISTORY_MINER_HOUR_DAYS: '0' }).historyRetention;
     expect(short).toEqual({ farmMinuteDays: 2, farmHourDays: 7, minerHourDays: 1 });
     expect(await pruneHistory(db, short, now + 3_600_000)).toBeNull();
-    expect(await pruneHistory(db, short, now, true)).toEqual({ farmMinutes: 1, farmHours: 2, minerHours: 2 });
+    expect(await pruneHistory(db, short, now, true)).toEqual({ farmMinutes: 1, farmHours: 2, minerHours: 2, uploads: 0 });
     expect(await days('farm_stats_minute')).toEqual([1]);
     expect(await days('farm_stats_hour')).toEqual([1, 6]);
     expect(await days('miner_stats_hour')).toEqual([]);
@@ -96,5 +96,25 @@ describe('maintenance', () => {
       select count(*)::int as n, max(round(extract(epoch from (${new Date(now)}::timestamptz - h.at)) / 86400))::int as oldest
       from miner_stats_hour h join miners m on m.id = h.miner_id where m.agent_key = 'm-farm'`.execute(db);
     expect(left.rows[0]).toEqual({ n: 500, oldest: 10 });
+  });
+
+  it('forgets the records of uploads received more than 90 days ago, except one cut short (its retry still needs it)', async () => {
+    const db = opened.db;
+    const now = Date.now();
+    const ago = (d: number) => new Date(now - d * 86_400_000);
+    expect(UPLOAD_RECORD_DAYS).toBe(90);
+    for (const [seq, days, complete] of [[1, 100, true], [2, 100, false], [3, 89, true]] as const) {
+      await db
+        .insertInto('snapshot_batches')
+        .values({ agent_key: 'h-farm', batch_seq: seq, cycle_started_at: ago(days), received_at: ago(days), miner_count: 1, rolled_up: false, complete })
+        .execute();
+    }
+    const pruned = await pruneHistory(db, { farmMinuteDays: 7, farmHourDays: 400, minerHourDays: 400 }, now, true);
+    expect(pruned?.uploads).toBe(1);
+    const left = await db.selectFrom('snapshot_batches').select(['batch_seq', 'complete']).where('agent_key', '=', 'h-farm').orderBy('batch_seq').execute();
+    expect(left.map((r) => [Number(r.batch_seq), r.complete])).toEqual([
+      [2, false],
+      [3, true],
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * History retention (issue 3: "history rollups … with a retention setting"): the farm's per-minute rows, the farm's
  * hourly roll-up and each miner's hourly rows are kept so many days (HISTORY_MINUTE_DAYS, HISTORY_HOUR_DAYS,
- * HISTORY_MINER_HOUR_DAYS; README "Configuration"), older rows are deleted. What the screens read: the farm's "hour"
+ * HISTORY_MINER_HOUR_DAYS; README "Configuration"), older rows are deleted; so are the records of uploads received
+ * more than UPLOAD_RECORD_DAYS ago. What the screens read: the farm's "hour"
  * series the last 24 hours of minute rows; the 30-day and 1-year series the hourly roll-up (which outlives its minute
  * rows: the roll-up trigger does not follow deletions); a miner's day and month history its hourly rows. A miner's
  * current hour is on its row (migration 202611230410) and never pruned.
@@ -39,7 +40,16 @@ export interface PrunedHistory {
   farmMinutes: number;
   farmHours: number;
   minerHours: number;
+  /** snapshot_batches rows (the record of each upload received, which makes a repeated upload a duplicate). */
+  uploads: number;
 }
+
+/**
+ * Days an upload's record (snapshot_batches: farm, batchSeq) is kept. It only tells a repeated upload from a new one;
+ * the agent repeats an upload until it gets the answer and then drops it, so a repeat comes within minutes (hours
+ * after an outage). Without a prune the table grew by 1,440 rows a day per farm, for good.
+ */
+export const UPLOAD_RECORD_DAYS = 90;
 
 /** Deletes the history rows older than the retention; null when the last prune of this database is too recent. */
 export async function pruneHistory(db: DB, retention: HistoryRetention, now = Date.now(), force = false): Promise<PrunedHistory | null> {
@@ -54,7 +64,13 @@ export async function pruneHistory(db: DB, retention: HistoryRetention, now = Da
   const farmMinutes = await prune('farm_stats_minute', retention.farmMinuteDays);
   const farmHours = await prune('farm_stats_hour', retention.farmHourDays);
   const minerHours = await pruneMinerHours(db, new Date(now - Math.max(1, retention.minerHourDays) * DAY_MS));
-  return { farmMinutes, farmHours, minerHours };
+  // Only complete ones: an upload cut short keeps its record (and its chunk marks) for the retry that finishes it.
+  const uploads = await db
+    .deleteFrom('snapshot_batches')
+    .where('received_at', '<', new Date(now - UPLOAD_RECORD_DAYS * DAY_MS))
+    .where('complete', '=', true)
+    .executeTakeFirst();
+  return { farmMinutes, farmHours, minerHours, uploads: Number(uploads.numDeletedRows) };
 }
 
 /** Deletes the hourly rows before `before`, the miners taken in id order, PRUNE_LIMITS.minersPerStatement at a time. */
