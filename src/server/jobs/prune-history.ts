@@ -2,19 +2,19 @@
  * History retention (issue 3: "history rollups … with a retention setting"): the farm's per-minute rows, the farm's
  * hourly roll-up and each miner's hourly rows are kept so many days (HISTORY_MINUTE_DAYS, HISTORY_HOUR_DAYS,
  * HISTORY_MINER_HOUR_DAYS; README "Configuration"), older rows are deleted; so are the records of uploads received
- * more than UPLOAD_RECORD_DAYS ago. What the screens read: the farm's "hour"
- * series the last 24 hours of minute rows; the 30-day and 1-year series the hourly roll-up (which outlives its minute
- * rows: the roll-up trigger does not follow deletions); a miner's day and month history its hourly rows. A miner's
- * current hour is on its row (migration 202611230410) and never pruned.
+ * more than UPLOAD_RECORD_DAYS ago. What the screens read: the farm's "hour" series the last 24 hours of minute rows;
+ * the 30-day and 1-year series the hourly roll-up (which outlives its minute rows: the roll-up trigger does not follow
+ * deletions); a miner's day and month history its hourly rows. A miner's current hour is on its row (migration
+ * 202611230410) and never pruned.
  *
  * miner_stats_hour has no index that starts with `at`: `delete … where at < $1` read the whole table (on PostgreSQL
- * 15 a sequential scan; 20,000 miners keep ~175 million rows over 400 days, ~15 GB read every run). It is pruned per
+ * 15 a sequential scan; 20,000 miners keep ~192 million rows over 400 days, ~17 GB read every run). It is pruned per
  * PRUNE_LIMITS.minersPerStatement miners through its primary key (miner_id, at) instead, reading only the rows it
  * deletes: the cost follows the rows pruned and the miners, not the history's length, and on PGlite the console's
  * requests run between the statements. Scratch, 5,000 miners × 30 days (3.6 million rows): nothing to prune
  * PostgreSQL 230 → 66 ms, PGlite 97 → 75 ms; one day (120,000 rows) PostgreSQL 263 → 140 ms, PGlite 160 → 301 ms
- * (PGlite 18 skip-scans the key for the one statement). It runs at most once per PRUNE_EVERY_MS per database, not with
- * every 10-minute maintenance run, which vacuums miner_stats_hour and farm_stats_minute right after it.
+ * (five statements instead of one). It runs at most once per PRUNE_EVERY_MS per database, not with every 10-minute
+ * maintenance run, which vacuums miner_stats_hour and farm_stats_minute right after it.
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/kysely';
