@@ -1,9 +1,9 @@
 /**
  * Housekeeping a minute after start, then every 10 minutes: expired sessions, old rate-limit hits, idempotency answers
  * older than 7 days, expired IP lists and verification codes, sync tombstones older than 30 days, history past its
- * retention (prune-history.ts; at most every 6 hours), and planner
- * statistics (`analyze`): PGlite has no autovacuum, so without it every query is planned on guessed row counts
- * (measured: a full 20,000-miner sync paging 5.2 s → 3.4 s of database time once analysed). Cheap on PostgreSQL too.
+ * retention (prune-history.ts; at most every 6 hours), and planner statistics (`analyze`): PGlite has no autovacuum,
+ * so without it every query is planned on guessed row counts (measured: a full 20,000-miner sync paging 5.2 s → 3.4 s
+ * of database time once analysed). Cheap on PostgreSQL too.
  * For the same reason the tables every agent upload rewrites are vacuumed here: without it each 20,000-miner batch
  * left ~40 MB of dead rows that PGlite never reused (229 MiB after 6 batches vs 87 MiB vacuumed; ingest CPU
  * 6.1 s → 5.0 s). On PostgreSQL autovacuum does this too; an extra plain vacuum is cheap and takes no heavy lock.

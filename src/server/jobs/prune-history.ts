@@ -56,18 +56,19 @@ export async function pruneHistory(db: DB, retention: HistoryRetention, now = Da
   const last = lastPrune.get(db);
   if (!force && last !== undefined && now - last < PRUNE_EVERY_MS) return null;
   lastPrune.set(db, now);
+  /** The start of the days kept (at least one). */
+  const keptFrom = (days: number) => new Date(now - Math.max(1, days) * DAY_MS);
   const prune = async (table: 'farm_stats_minute' | 'farm_stats_hour', days: number): Promise<number> => {
-    const before = new Date(now - Math.max(1, days) * DAY_MS);
-    const res = await sql`delete from ${sql.table(table)} where at < ${before}`.execute(db);
+    const res = await sql`delete from ${sql.table(table)} where at < ${keptFrom(days)}`.execute(db);
     return Number(res.numAffectedRows ?? 0);
   };
   const farmMinutes = await prune('farm_stats_minute', retention.farmMinuteDays);
   const farmHours = await prune('farm_stats_hour', retention.farmHourDays);
-  const minerHours = await pruneMinerHours(db, new Date(now - Math.max(1, retention.minerHourDays) * DAY_MS));
+  const minerHours = await pruneMinerHours(db, keptFrom(retention.minerHourDays));
   // Only complete ones: an upload cut short keeps its record (and its chunk marks) for the retry that finishes it.
   const uploads = await db
     .deleteFrom('snapshot_batches')
-    .where('received_at', '<', new Date(now - UPLOAD_RECORD_DAYS * DAY_MS))
+    .where('received_at', '<', keptFrom(UPLOAD_RECORD_DAYS))
     .where('complete', '=', true)
     .executeTakeFirst();
   return { farmMinutes, farmHours, minerHours, uploads: Number(uploads.numDeletedRows) };

@@ -17,8 +17,8 @@
  * (json: checked, not converted; stored-reading.ts). The miners upsert returns the ids the hourly upsert needs, and
  * only the readings it left out (older than the stored one) look their miner up. A miner's current hour is kept on its
  * row only; the upsert that starts a new hour hands back the closed bucket (stat_hour_closed) and the same statement
- * writes it to miner_stats_hour (migration 202611230410). The recordset stays in memory
- * (work_mem for this transaction only). After the transaction the two rewritten tables are vacuumed.
+ * writes it to miner_stats_hour (migration 202611230410). The recordset stays in memory (work_mem for this
+ * transaction only). After the upload the miners table, which it rewrote, is vacuumed.
  *
  * Cost per 20,000-miner steady upload (tests/bench/snapshot-ingest.bench.ts; round trip = upload, gunzip, JSON parse,
  * validation, this; machine shared with other work, so ±15 %):
@@ -31,8 +31,8 @@
  *   3.5–5.8 s to ~1 s (now the server parsing the 30 MB upload, not the database; a request waits ~0.3 s per chunk),
  *   with no loss of upload time; later 1,000-miner chunks there halved that wait again (230–320 → 115–165 ms per
  *   chunk) for an upload within its noise (3.39 → 3.56 s). The upload worker (upload-parser.ts) then took the parse,
- *   check and parameter building off the main thread: on PostgreSQL the longest list wait during an upload went from ~0.63 s to ~0.06 s;
- *   upload time moved within the noise (PGlite, quiet machine, alternating: 2.83–3.0 s in line, 2.7–2.78 s with the
+ *   check and parameter building off the main thread: on PostgreSQL the longest list wait during an upload went from
+ *   ~0.63 s to ~0.06 s; upload time moved within the noise (PGlite, quiet machine, alternating: 2.83–3.0 s in line, 2.7–2.78 s with the
  *   worker).
  *   What is left on PGlite: the parameters' trip into WebAssembly and their parsing ~0.8 s, the Node work of
  *   the upload (gunzip, parse, validation, building the parameters) ~1 s, the update of 20,000 rows and their ten
