@@ -189,6 +189,7 @@ async function agentCycle(server: BenchServer, secret: string, seq: number): Pro
 
 /**
  * After a warm-up of every query (not measured), per query: "1 client" = client 0 alone asking 5 distinct pages one after the other (the server's cost of one request);
+ * "after a cycle" = client 0 alone again, each of its 5 requests right after an agent cycle (p50; what a console's refresh meets once a minute);
  * then an agent cycle changes the farm's data (agentCycle) and CLIENTS clients at once, client i asking its own page
  * PER_CLIENT times: the counts and id lists the server keeps per data stamp are made again inside the measured window. "CPU/req" is the CPU time per request
  * (alone / under the 20 clients; /proc ticks, so ±2 ms alone, finer under load) of the Node server process — on
@@ -230,6 +231,13 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
       for (let i = 0; i < 5; i++) alone.push((await clients[0]!.request('GET', path(pageOf(first, i + 1, total)), undefined, h)).ms);
       const cpuAlone = (server.cpuMs() - cpu0) / 5;
       const pgCpuAlone = pgUrl && pgCpu0 ? cpuSince(pgCpu0, await postgresBackendsCpu(pgUrl)) / 5 : null;
+      // The same client right after each of 5 agent cycles: what a console's refresh meets once a minute (a count or a
+      // kept list under the data stamp is made again; one under the identity stamp survives).
+      const afterChange: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        await agentCycle(server, secret, ++seq);
+        afterChange.push((await clients[0]!.request('GET', path(pageOf(first, i + 1, total)), undefined, h)).ms);
+      }
       const latencies: number[] = [];
       let errors = 0;
       let short = 0;
@@ -262,11 +270,13 @@ async function measure(server: BenchServer, secret: string, pgUrl: string | null
       const pgCpuLoaded = pgUrl && pgCpu1 ? cpuSince(pgCpu1, await postgresBackendsCpu(pgUrl)) / n : null;
       latencies.sort((a, b) => a - b);
       alone.sort((a, b) => a - b);
+      afterChange.sort((a, b) => a - b);
       rows[label] = {
         total,
         rows: env.data.list?.length ?? '–',
         'KB sent': (warm.sentBytes / 1000).toFixed(1),
         '1 client p50': ms(quantile(alone, 0.5)),
+        'after a cycle': ms(quantile(afterChange, 0.5)),
         'CPU/req node': `${ms(cpuAlone)} / ${ms(cpuLoaded)}`,
         ...(pgUrl ? { 'CPU/req pg': `${ms(pgCpuAlone)} / ${ms(pgCpuLoaded)}` } : {}),
         [`${CLIENTS} clients p50`]: ms(quantile(latencies, 0.5)),
