@@ -61,6 +61,22 @@ describe('route guards', () => {
     expect(farmB.agent_name).toBe('Farm farm-b');
   });
 
+  it("a member of farm A cannot reach farm B by naming A in the address and B in the form", async () => {
+    const writes = t.app.apiRoutes.filter((r) => r.farmScoped && r.method === 'POST');
+    expect(writes.length).toBeGreaterThanOrEqual(10);
+    const before = await t.db.selectFrom('farms').selectAll().where('agent_key', '=', 'farm-b').executeTakeFirstOrThrow();
+    for (const r of writes) {
+      const res = await member.post(`${r.url}?agentKey=farm-a`, { agentKey: 'farm-b', agentName: 'Hijack', region: 'eu', read: 1 });
+      expect(res.statusCode, `${r.url} → ${res.body}`).toBe(400);
+      expect(body<{ fields?: Record<string, string> }>(res).data.fields, r.url).toHaveProperty('agentKey');
+    }
+    // The console's agentKey header names its current farm: a page acting on another farm names that one in the form.
+    const renamed = await admin.post('/api/agent/updatev2', { agentKey: 'farm-b', agentName: 'Farm farm-b', region: before.region ?? '' }, { agentKey: 'farm-a' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await t.db.selectFrom('farms').selectAll().where('agent_key', '=', 'farm-b').executeTakeFirstOrThrow()).toMatchObject({ agent_name: before.agent_name, secret_hash: before.secret_hash });
+    expect((await member.post('/api/agent/updatev2', { agentKey: 'farm-b', agentName: 'Hijack' }, { agentKey: 'farm-a' })).statusCode).toBe(403);
+  });
+
   it('malformed input on every write gets a localised message and changes nothing', async () => {
     const writes = t.app.apiRoutes.filter((r) => r.method === 'POST' && r.hasBody && r.permission !== 'agent'); // agent routes: tests/server/agent-uplink.test.ts
     expect(writes.length).toBeGreaterThanOrEqual(15);

@@ -25,10 +25,20 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The farm a call is about: its agentKey in the query or the body, else the agentKey header (the console sends its
+ * current farm there with every call, also when a page acts on another farm by naming it). Where the query and the
+ * body both name one they must agree: the membership check covers the one key the call is about, never one while a
+ * handler reads the other (a member of farm A asking `?agentKey=A` with `agentKey: B` in the body must not reach B).
+ */
 function agentKeyOf(request: FastifyRequest): string | null {
   const q = request.query as Record<string, unknown> | undefined;
   const b = request.body as Record<string, unknown> | undefined;
-  const v = (q && typeof q.agentKey === 'string' && q.agentKey) || (b && typeof b === 'object' && typeof b.agentKey === 'string' && b.agentKey) || request.headers.agentkey;
+  const named = [q?.agentKey, b && typeof b === 'object' ? b.agentKey : undefined]
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .map((v) => v.trim());
+  if (named.length === 2 && named[0] !== named[1]) throw new AppError('validation', {}, { fields: { agentKey: 'validation.agentKeyConflict' } });
+  const v = named[0] ?? request.headers.agentkey;
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 
