@@ -27,6 +27,7 @@ export const ERROR = {
   regionLocked: { code: 1010, status: 403, key: 'regionLocked' },
   userDisabled: { code: 1011, status: 403, key: 'userDisabled' },
   lastAdmin: { code: 1012, status: 400, key: 'lastAdmin' },
+  adminOnly: { code: 1013, status: 403, key: 'adminOnly' },
   codeRequired: { code: 1020, status: 400, key: 'codeRequired' },
   codeWrong: { code: 1021, status: 400, key: 'codeWrong' },
   smsAreaUnsupported: { code: 1022, status: 400, key: 'smsAreaUnsupported' },

@@ -26,6 +26,16 @@ function toRoleRow(r: RoleRecord & { user_count?: number }): RoleRow {
   };
 }
 
+/**
+ * A role's keys a caller may save: an administrator any; anyone else no key they do not hold themselves, beyond
+ * those the role already had (they may keep or remove those).
+ */
+function grantable(me: { is_admin: boolean }, held: ReadonlySet<number>, keys: number[], had: readonly number[]): void {
+  if (me.is_admin) return;
+  const before = new Set(had);
+  if (keys.some((k) => !held.has(k) && !before.has(k))) throw fieldError('permissions', 'validation.permissionsNotHeld', 'forbidden');
+}
+
 export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
@@ -69,9 +79,11 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
       const existing = await db.selectFrom('roles').selectAll().where('id', '=', b.id).executeTakeFirst();
       if (!existing) throw new AppError('notFound');
       if (existing.builtin) throw new AppError('forbidden');
+      grantable(req.user!, req.permissions, perms, existing.permissions);
       const row = await db.updateTable('roles').set({ name: b.name, remark: b.remark, permissions: perms }).where('id', '=', b.id).returningAll().executeTakeFirstOrThrow();
       return ok(toRoleRow(row));
     }
+    grantable(req.user!, req.permissions, perms, []);
     const row = await db.insertInto('roles').values({ name: b.name, remark: b.remark, permissions: perms }).returningAll().executeTakeFirstOrThrow();
     return ok(toRoleRow(row));
   });
@@ -97,6 +109,9 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
     const me = req.user!;
     const role = await db.selectFrom('roles').selectAll().where('id', '=', b.roleId).executeTakeFirst();
     if (!role) throw fieldError('roleId', 'validation.roleRequired');
+    // A non-administrator gives no administrator role and no role holding keys they do not hold themselves.
+    if (!me.is_admin && role.builtin) throw new AppError('adminOnly');
+    if (!me.is_admin && role.permissions.some((k) => !req.permissions.has(k))) throw fieldError('roleId', 'validation.permissionsNotHeld', 'forbidden');
     const farms = b.agentKeys.length ? await db.selectFrom('farms').select('agent_key').where('agent_key', 'in', b.agentKeys).execute() : [];
     if (farms.length !== new Set(b.agentKeys).size) throw fieldError('agentKeys', 'validation.invalid');
     // A non-administrator may grant only farms they belong to.
@@ -112,6 +127,7 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
       if (b.id) {
         const existing = await trx.selectFrom('users').selectAll().where('id', '=', b.id).executeTakeFirst();
         if (!existing) throw new AppError('notFound');
+        if (!me.is_admin && existing.is_admin) throw new AppError('adminOnly'); // nor edits an administrator (a password reset)
         if (existing.id === me.id && b.disabled) throw new AppError('cannotDeleteSelf');
         if (existing.is_admin && (!isAdminRole || b.disabled)) {
           const admins = await trx.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('is_admin', '=', true).where('disabled', '=', false).executeTakeFirstOrThrow();
@@ -152,8 +168,19 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
           .executeTakeFirstOrThrow();
         id = row.id;
       }
-      await trx.deleteFrom('user_farms').where('user_id', '=', id).execute();
-      if (b.agentKeys.length) await trx.insertInto('user_farms').values([...new Set(b.agentKeys)].map((k) => ({ user_id: id, agent_key: k }))).execute();
+      // A non-administrator sets the user's membership of their own farms; the user's other farms stay.
+      await trx
+        .deleteFrom('user_farms')
+        .where('user_id', '=', id)
+        .$if(!me.is_admin, (q) => q.where('agent_key', 'in', (eb) => eb.selectFrom('user_farms as mine').select('mine.agent_key').where('mine.user_id', '=', me.id)))
+        .execute();
+      if (b.agentKeys.length) {
+        await trx
+          .insertInto('user_farms')
+          .values([...new Set(b.agentKeys)].map((k) => ({ user_id: id, agent_key: k })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
       return id;
     });
     const row = (await findUsersPage(db, { page: 1, pageSize: 1000, keyword: b.user })).list.find((u) => u.id === saved);
@@ -164,6 +191,18 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
     if (req.body.id === req.user!.id) throw new AppError('cannotDeleteSelf');
     const target = await db.selectFrom('users').selectAll().where('id', '=', req.body.id).executeTakeFirst();
     if (!target) throw new AppError('notFound');
+    const me = req.user!;
+    if (!me.is_admin) {
+      if (target.is_admin) throw new AppError('adminOnly');
+      // Nor a user who also works on farms the caller is not a member of.
+      const elsewhere = await db
+        .selectFrom('user_farms')
+        .select('agent_key')
+        .where('user_id', '=', target.id)
+        .where('agent_key', 'not in', (eb) => eb.selectFrom('user_farms as mine').select('mine.agent_key').where('mine.user_id', '=', me.id))
+        .executeTakeFirst();
+      if (elsewhere) throw new AppError('notMember');
+    }
     if (target.is_admin) {
       const admins = await db.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('is_admin', '=', true).executeTakeFirstOrThrow();
       if (admins.n <= 1) throw new AppError('lastAdmin');
