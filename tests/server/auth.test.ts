@@ -58,6 +58,22 @@ describe('accounts and sessions', () => {
     expect(body(blocked).msg).toMatch(/Too many attempts; try again in \d+ seconds/);
   });
 
+  it('counts guesses sent in parallel: no more reach the password check than the limit allows', async () => {
+    const admin = await setupAdmin(t.app);
+    const c = new Client(t.app);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => c.post('/api/userv3/login', { user: ADMIN.user, password: `bad-${i}-xxxx` })));
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((s) => s === 400).length).toBeLessThanOrEqual(3);
+    expect(codes.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+    expect((await c.post('/api/userv3/login', { user: ADMIN.user, password: ADMIN.password })).statusCode).toBe(429);
+    // A good login gives the address's attempt back: others behind the same address still log in.
+    await createMember(admin, 'shift-a', [PERMISSION.dashboard], []);
+    for (let i = 0; i < 16; i++) {
+      const other = new Client(t.app);
+      expect((await other.post('/api/userv3/login', { user: 'shift-a', password: 'member-pass-1' })).statusCode, `login ${i}`).toBe(200);
+    }
+  });
+
   it('expires sessions', async () => {
     const short = await createTestApp({ sessionTtlHours: 1 / 3600 });
     try {

@@ -99,6 +99,8 @@ export interface IdempotencyTable {
 }
 
 export interface RateLimitHitsTable {
+  /** Generated (migration 202611230430). */
+  id: Generated<string>;
   bucket: string;
   hit_at: TimestampDefault;
 }

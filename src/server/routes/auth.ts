@@ -13,7 +13,7 @@ import { countUsers, findUserByName, toCurrentUser } from '../domains/users/user
 import { AppError, fieldError } from '../errors';
 import { ok } from '../plugins/envelope';
 import { assertFarmMember } from '../plugins/permissions';
-import { checkRateLimit, clearRateLimit, recordRateHit } from '../plugins/rate-limit';
+import { clearRateLimit, releaseAttempt, takeAttempt } from '../plugins/rate-limit';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../security';
 
 export const ADMIN_ROLE_NAME = 'administrator';
@@ -66,18 +66,19 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     const rule = app.config.loginRateLimit;
     const ipBucket = `login:ip:${req.ip}`;
     const userBucket = `login:user:${req.body.user.toLowerCase()}`;
-    await checkRateLimit(db, ipBucket, { max: rule.max * 5, windowSec: rule.windowSec });
-    await checkRateLimit(db, userBucket, rule);
+    // Both attempts are taken before the password is checked (a wrong one leaves them counted): guesses sent in
+    // parallel cannot all pass a check made before any of them was recorded.
+    const ipAttempt = await takeAttempt(db, ipBucket, { max: rule.max * 5, windowSec: rule.windowSec });
+    await takeAttempt(db, userBucket, rule);
     if ((await countUsers(db)) === 0) throw new AppError('setupNeeded');
     const user = await findUserByName(db, req.body.user);
     const good = await verifyPassword(req.body.password, user?.password_hash ?? DUMMY_HASH);
-    if (!user || !good) {
-      await recordRateHit(db, ipBucket);
-      await recordRateHit(db, userBucket);
-      throw new AppError('wrongCredentials');
-    }
+    if (!user || !good) throw new AppError('wrongCredentials');
     if (user.disabled) throw new AppError('userDisabled');
+    // A good login: the user's failures are forgotten and the address's attempt given back (a farm's technicians
+    // log in from one address at the start of a shift).
     await clearRateLimit(db, userBucket);
+    await releaseAttempt(db, ipAttempt);
     await db.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', user.id).execute();
     await createSession(db, app.config, reply, user.id, meta(req));
     return ok(await toCurrentUser(db, user));
@@ -109,11 +110,9 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.post('/api/userv2/changePassword', { config: { permission: 'authenticated' }, schema: { tags: ['user center'], body: ChangePasswordBody } }, async (req) => {
     const user = req.user!;
-    await checkRateLimit(db, `pwd:${user.id}`, app.config.loginRateLimit);
-    if (!(await verifyPassword(req.body.oldPassword, user.password_hash))) {
-      await recordRateHit(db, `pwd:${user.id}`);
-      throw fieldError('oldPassword', 'wrongOldPassword', 'wrongOldPassword');
-    }
+    const attempt = await takeAttempt(db, `pwd:${user.id}`, app.config.loginRateLimit);
+    if (!(await verifyPassword(req.body.oldPassword, user.password_hash))) throw fieldError('oldPassword', 'wrongOldPassword', 'wrongOldPassword');
+    await releaseAttempt(db, attempt);
     await db.updateTable('users').set({ password_hash: await hashPassword(req.body.newPassword), updated_at: new Date() }).where('id', '=', user.id).execute();
     await endOtherSessions(db, user.id, req.sessionId);
     return ok(null);
