@@ -15,6 +15,11 @@ declare module 'fastify' {
     permission?: RoutePermission;
     /** agentKey (query, body or header) must name a farm the user belongs to. */
     farmScoped?: boolean;
+    /**
+     * Fields of the answer's data that are never kept for an Idempotency-Key replay (plugins/idempotency.ts): a secret
+     * shown once (an agent secret) is not stored in the clear; a replay answers without it.
+     */
+    unkeptFields?: readonly string[];
   }
   interface FastifyInstance {
     db: DB;

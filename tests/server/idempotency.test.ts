@@ -18,7 +18,12 @@ describe('Idempotency-Key', () => {
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(second.headers['idempotent-replayed']).toBe('true');
-    expect(body(second).data).toEqual(body(first).data);
+    // The agent secret is shown once: not kept in the clear for replays (the farm keeps only its hash).
+    const secret = body<{ secret: string }>(first).data.secret;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+    expect(body(second).data).toEqual({ ...body<object>(first).data, secret: null });
+    const kept = await t.db.selectFrom('idempotency_keys').select('response').where('key', '=', key).executeTakeFirstOrThrow();
+    expect(kept.response).not.toContain(secret);
     expect(await t.db.selectFrom('farms').selectAll().execute()).toHaveLength(1);
     const other = await admin.post('/api/agent/createv2', { ...payload, agentName: 'Changed' }, { 'idempotency-key': key });
     expect(other.statusCode).toBe(422);

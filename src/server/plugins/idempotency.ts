@@ -1,7 +1,8 @@
 /**
  * Idempotency-Key semantics (api-conventions.md): a write carrying the header runs once. The same key
  * and body answer the stored answer; another body answers 422; the same key while the first is still
- * running answers 409. Answers are kept at least 7 days (pruned by the maintenance job).
+ * running answers 409. Answers are kept at least 7 days (pruned by the maintenance job), without the fields a route
+ * declares unkept (config.unkeptFields: a secret shown once).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
@@ -18,6 +19,19 @@ declare module 'fastify' {
 
 function scopeOf(request: FastifyRequest): string {
   return request.user ? `u:${request.user.id}` : request.agent ? `a:${request.agent.agentKey}` : 'anon';
+}
+
+/** The answer as kept for replays: without the route's unkept fields of its data (set to null). */
+export function keptAnswer(json: string, unkept: readonly string[] | undefined): string {
+  if (!unkept?.length) return json;
+  try {
+    const answer = JSON.parse(json) as { data?: unknown };
+    const data = answer.data;
+    if (data && typeof data === 'object' && !Array.isArray(data)) for (const f of unkept) if (f in data) (data as Record<string, unknown>)[f] = null;
+    return JSON.stringify(answer);
+  } catch {
+    return 'null'; // not JSON: nothing of it is kept
+  }
 }
 
 export function registerIdempotency(app: FastifyInstance): void {
@@ -57,7 +71,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     } else {
       await app.db
         .updateTable('idempotency_keys')
-        .set({ state: 'done', http_status: reply.statusCode, response: typeof payload === 'string' ? payload : JSON.stringify(payload ?? null) })
+        .set({ state: 'done', http_status: reply.statusCode, response: keptAnswer(typeof payload === 'string' ? payload : JSON.stringify(payload ?? null), request.routeOptions.config?.unkeptFields) })
         .where('scope', '=', idem.scope)
         .where('key', '=', idem.key)
         .execute();

@@ -54,7 +54,7 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
     ok((await mustGet(req.query.agentKey)).self_managed),
   );
 
-  app.post('/api/agent/createv2', { config: { permission: PERMISSION.farmOperations }, schema: { tags, body: CreateFarmBody } }, async (req) => {
+  app.post('/api/agent/createv2', { config: { permission: PERMISSION.farmOperations, unkeptFields: ['secret'] }, schema: { tags, body: CreateFarmBody } }, async (req) => {
     const b = req.body;
     const secret = newAgentSecret();
     const created = await db.transaction().execute(async (trx) => {
@@ -105,7 +105,7 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
     return ok(null);
   });
 
-  app.post('/api/agent/rotateSecret', { config: { permission: PERMISSION.farmOperations, farmScoped: true }, schema: { tags, body: FarmKeyBody } }, async (req) => {
+  app.post('/api/agent/rotateSecret', { config: { permission: PERMISSION.farmOperations, farmScoped: true, unkeptFields: ['secret'] }, schema: { tags, body: FarmKeyBody } }, async (req) => {
     const secret = newAgentSecret();
     await db.updateTable('farms').set({ secret_hash: sha256(secret), updated_at: new Date() }).where('agent_key', '=', req.body.agentKey).execute();
     return ok({ agentKey: req.body.agentKey, secret });
