@@ -23,6 +23,7 @@ import { registerCompression } from './plugins/compression';
 import { registerEnvelope } from './plugins/envelope';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerPermissions } from './plugins/permissions';
+import { requestForLog } from './request-log';
 import { ROUTE_MODULES } from './routes/route-modules';
 
 export interface BuildAppOptions {
@@ -36,6 +37,7 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
     logger: logger ?? {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      serializers: { req: requestForLog },
     },
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : randomUUID()),
     trustProxy: config.trustProxy,
