@@ -7,7 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR } from '@shared/errors';
 import { AppError } from '../errors';
-import { issueKey } from '../validation-issue';
+import { type FieldMessage, GENERIC_MESSAGES, issueMessage } from '../validation-issue';
 import { translate } from '../i18n';
 
 export function ok<T>(data: T): { code: 0; msg: 'success'; data: T } {
@@ -18,10 +18,16 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
   let msg = translate(request.locale, ERROR[err.errorName].key, err.vars);
   let data = err.data;
   if (data && typeof data === 'object' && 'fields' in data) {
-    const fields = Object.entries((data as { fields: Record<string, string> }).fields).map(([k, v]) => [k, translate(request.locale, v)] as const);
+    const given = Object.entries((data as { fields: Record<string, string | FieldMessage> }).fields);
+    const fields = given.map(([k, v]) => [k, typeof v === 'string' ? translate(request.locale, v) : translate(request.locale, v.key, v.vars)] as const);
     data = { fields: Object.fromEntries(fields) };
-    // The message names the first problem, so a toast alone is useful.
-    msg = fields[0]?.[1] ?? msg;
+    // The message names the first problem, so a toast alone is useful; a message that does not say which field it is
+    // about ("at most 200 characters") gets the field's name in front.
+    const first = given[0];
+    if (first && fields[0]) {
+      const key = typeof first[1] === 'string' ? first[1] : first[1].key;
+      msg = GENERIC_MESSAGES.has(key) && first[0] !== '_' ? `${first[0]}: ${fields[0][1]}` : fields[0][1];
+    }
   }
   if (err.errorName === 'unauthorized') data = '/login';
   return reply.status(err.status).send({ code: err.code, msg, data });
@@ -31,10 +37,10 @@ export function registerEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return sendError(request, reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
+      const fields: Record<string, FieldMessage> = {};
       for (const v of error.validation) {
         const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
-        fields[field] ??= issueKey(v.message ?? '', v.keyword);
+        fields[field] ??= issueMessage(v.message ?? '', v.keyword, v.params);
       }
       return sendError(request, reply, new AppError('validation', {}, { fields }));
     }
