@@ -3,7 +3,7 @@
  * unchanged (src/server/domains/miners/find-miners.ts). These tests change the farm between two requests — a new
  * cycle that adds miners and reorders them, a deletion, a mark — and check that the very next answer shows it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { cycleReadings, minerIp } from '../support/miner-snapshots';
 import { LIST_LIMITS } from '../../src/server/domains/miners/find-miners';
@@ -141,6 +141,19 @@ describe('miner list: counts and kept ids follow every change', () => {
       // Past the head: pages read from the whole result's ids, then the head's pages again.
       const deeper = await Promise.all([7, 30, 1].map((p) => list({ ...query, page: String(p) }, long)));
       expect(deeper.map((p) => p.list.map((r) => r.ip))).toEqual([after.slice(60, 70), after.slice(290, 299), after.slice(0, 10)]);
+      // After the next upload the kept head is known stale without reading a page from it: one page read (the head's
+      // ids read afresh, then its rows), and the total counted beside the ids.
+      await upload(readings(n, (s, i) => {
+        s.rt5s = s.ip === slowest ? 9_999_999 : rates(i);
+        online(s, s.ip !== dropped && s.ip !== byRate[0]);
+      }), long);
+      const spy = vi.spyOn(t.db.getExecutor(), 'executeQuery');
+      const third = await list({ ...query, page: '1' }, long);
+      const statements = spy.mock.calls.map(([q]) => q.sql);
+      spy.mockRestore();
+      expect(third.total).toBe(n - 2);
+      expect(third.list.map((r) => r.ip)).toEqual(after.filter((ip) => ip !== byRate[0]).slice(0, 10));
+      expect(statements.filter((q) => q.includes('unnest('))).toHaveLength(1);
     } finally {
       Object.assign(LIST_LIMITS, saved);
     }

@@ -61,9 +61,14 @@ describe('miner counters kept under the data stamp', () => {
         s.state = { ...s.state, online: false, qualified: false };
       }
     }));
+    const spy = vi.spyOn(t.db.getExecutor(), 'executeQuery');
     const after = await stat();
+    const statements = spy.mock.calls.length;
+    spy.mockRestore();
     expect(after.online).toBe(first.online - 1);
     expect(after.offline).toBe(first.offline + 1);
+    // The upload was noted: the kept counters are known stale without reading the farm's stamp first.
+    expect(statements).toBe(1);
   });
 
   it('keeps each filter apart, and counts afresh after a deletion', async () => {

@@ -32,7 +32,7 @@ import type { MinerFilter, MinerListQuery, MinerSortKey } from '@shared/schemas/
 import type { DB } from '../../db/kysely';
 import { PREPARED } from '../../db/prepared-statements';
 import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, minerRowJson } from './miner-sql';
-import { type StampKind, type Stamps, filterKey, stampCovers, stampsOf, stampsSql } from './miner-stamps';
+import { type StampKind, type Stamps, filterKey, stampCovers, stampsOf, stampsSql, uploadsOf } from './miner-stamps';
 
 /** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
 const COUNT_TTL_MS = 600_000;
@@ -56,6 +56,8 @@ interface Counted {
   /** The stamp (of the kind the count is kept under) it was counted at. */
   stamp: string;
   at: number;
+  /** The farm's uploads noted before it was counted (miner-stamps.ts, uploadsOf). */
+  uploads: number;
 }
 interface Listed {
   /** The ordered ids, ID_CHARS hex digits each (one string: a 100,000-miner list is 3.2 MB, not 100,000 strings). */
@@ -66,6 +68,8 @@ interface Listed {
   /** Both stamps the ids were read at (the list is valid under its kind's; its length, a count, under the count's kind). */
   stamps: Stamps;
   at: number;
+  /** The farm's uploads noted before the ids were read (miner-stamps.ts, uploadsOf). */
+  uploads: number;
 }
 /** Per database (tests run several in one process, with equal stamps over different data). */
 interface Caches {
@@ -170,6 +174,7 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   const caches = cachesOf(db);
   const { listCap, head } = LIST_LIMITS;
   const inHead = offset + pageSize <= head;
+  const uploads = uploadsOf(db, agentKey);
 
   const pageOf = (got: { rows: string[] }, total: number): MinerRowsPage => ({ list: got.rows, total, curPage: page, pageSize });
   /** The result's total at the stamps a page was read at: kept, or counted (one count per change of the data, shared). */
@@ -178,15 +183,27 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
     const stamp = stamps[counts];
     const again = caches.counts.get(key);
     if (fresh(again, stamp, Date.now())) return again!.n; // counted at this very stamp
-    let counting = caches.counting.get(key);
-    if (!counting) {
-      counting = countWithStamp(db, agentKey, where, counts).finally(() => caches.counting.delete(key));
-      caches.counting.set(key, counting);
-    }
-    const c = await counting;
+    const c = await counting();
     if (c.stamp !== stamp) return countMiners(db, agentKey, filter); // the data changed meanwhile: count for this page
     rememberCount(caches, key, c);
     return c.n;
+  };
+  /** The count of the result at the farm's stamps now: one at a time, concurrent requests share it. */
+  const counting = (): Promise<Counted> => {
+    let c = caches.counting.get(key);
+    if (!c) {
+      c = countWithStamp(db, agentKey, where, counts).finally(() => caches.counting.delete(key));
+      caches.counting.set(key, c);
+    }
+    return c;
+  };
+  /**
+   * Starts the count before the ids are read, when the kept one is known stale (an upload since): the two statements
+   * then run side by side on PostgreSQL instead of one after the other (totalAt takes the count up).
+   */
+  const countAhead = () => {
+    if (!covered || counts !== 'data' || caches.counts.get(key)?.uploads === uploads) return;
+    counting().catch(() => undefined); // a failure surfaces where totalAt awaits it
   };
   /** The page from kept ids: a slice of them, valid if the stamp read with its rows is still the one they were read at. */
   const fromKept = async (kept: Listed): Promise<MinerRowsPage | null> => {
@@ -196,7 +213,9 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   };
 
   const listed = canList ? caches.lists.get(listKey) : undefined;
-  if (listed && Date.now() - listed.at < COUNT_TTL_MS && (listed.whole || offset + pageSize <= listed.n)) {
+  // A list under the data stamp read before the farm's latest upload is stale: not worth a page read to find out.
+  const outdated = listed !== undefined && lists === 'data' && listed.uploads !== uploads;
+  if (listed && !outdated && Date.now() - listed.at < COUNT_TTL_MS && (listed.whole || offset + pageSize <= listed.n)) {
     const done = await fromKept(listed);
     if (done) return done;
   }
@@ -213,26 +232,29 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   if (canList && (short || (keepIds && (counted === undefined || counted.n <= DEEP_CAP)))) {
     const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, short && inHead ? listCap : DEEP_CAP, false);
     if (kept) {
-      rememberCount(caches, key, { n: kept.n, stamp: kept.stamps[counts], at: kept.at });
+      rememberCount(caches, key, { n: kept.n, stamp: kept.stamps[counts], at: kept.at, uploads: kept.uploads });
       const done = await fromKept(kept);
       if (done) return done;
     }
   } else if (canList && inHead) {
+    countAhead(); // a head's total is counted apart
     const kept = await listIds(db, caches, agentKey, where, orderBy, listKey, head, true);
     const done = kept && (await fromKept(kept));
     if (done) return done;
   }
 
+  countAhead();
   const got = await stampsAndRows(db, agentKey, sql`array(select m.id from miners m where ${where} order by ${orderBy} limit ${pageSize} offset ${offset})`);
   return pageOf(got, await totalAt(got.stamps));
 }
 
 async function countWithStamp(db: DB, agentKey: string, where: RawBuilder<unknown>, kind: StampKind): Promise<Counted> {
   const at = Date.now();
+  const uploads = uploadsOf(db, agentKey);
   const { rows } = await sql<{ stamp: string; identity_stamp: string; n: number }>`${sql.raw(PREPARED)}
     select ${stampsSql(agentKey)}, (select count(*)::int from miners m where ${where}) as n
   `.execute(db);
-  return { n: rows[0]?.n ?? 0, stamp: stampsOf(rows[0])[kind], at };
+  return { n: rows[0]?.n ?? 0, stamp: stampsOf(rows[0])[kind], at, uploads };
 }
 
 /**
@@ -252,6 +274,7 @@ function listIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unk
 
 async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuilder<unknown>, orderBy: RawBuilder<unknown>, listKey: string, cap: number, headOnly: boolean): Promise<Listed | null> {
   const at = Date.now();
+  const uploads = uploadsOf(db, agentKey);
   // The ids' hex digits joined in result order (array(subquery) keeps the subquery's order).
   const { rows } = await sql<{ stamp: string; identity_stamp: string; hex: string }>`${sql.raw(PREPARED)}
     select ${stampsSql(agentKey)},
@@ -261,7 +284,7 @@ async function readIds(db: DB, caches: Caches, agentKey: string, where: RawBuild
   if (!r) return null;
   const n = r.hex.length / ID_CHARS;
   if (n > cap && !headOnly) return null;
-  const entry: Listed = n > cap ? { hex: r.hex.slice(0, cap * ID_CHARS), n: cap, whole: false, stamps: stampsOf(r), at } : { hex: r.hex, n, whole: true, stamps: stampsOf(r), at };
+  const entry: Listed = n > cap ? { hex: r.hex.slice(0, cap * ID_CHARS), n: cap, whole: false, stamps: stampsOf(r), at, uploads } : { hex: r.hex, n, whole: true, stamps: stampsOf(r), at, uploads };
   rememberList(caches, listKey, entry);
   return entry;
 }

@@ -57,6 +57,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
 import { type DB, isEmbedded } from '../../db/kysely';
+import { noteUpload } from './miner-stamps';
 import { STAT_HOUR_UPSERT } from './miner-stats';
 import { CHUNK, EMBEDDED_CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, preparedInLine, uploadHead } from './upload-prepare';
 
@@ -88,6 +89,7 @@ export async function ingestPrepared(db: DB, agentKey: string, head: UploadHead,
   const result = (opts.chunkTransactions ?? isEmbedded(db))
     ? await applyBatch(db, agentKey, head, chunks, opts)
     : await db.transaction().execute((trx) => applyBatch(trx, agentKey, head, chunks, opts));
+  if (result.accepted > 0) noteUpload(db, agentKey);
   // The rows this upload replaced are dead now: vacuumed at once, the next upload's row versions reuse their space.
   // PGlite has no autovacuum; without this an upload left ~40 MB of dead rows until the 10-minute maintenance, and every
   // upload in between was slower (20,000 miners on PGlite: ~6 s → ~4.8 s of CPU per upload, vacuum itself ~60 ms).
@@ -145,7 +147,7 @@ async function applyBatch(db: DB, agentKey: string, head: UploadHead, chunks: As
             if (await batchComplete(trx, agentKey, seq, 'share')) throw new BatchDone();
             await sql`set local work_mem = '64MB'`.execute(trx);
             await statement.execute(trx);
-          })
+          }).then(() => noteUpload(db, agentKey)) // committed: the console's kept results of the farm are stale
         : statement.execute(db);
       // A failure surfaces at the await above or below; this only keeps it from counting as unhandled meanwhile.
       inFlight.catch(() => undefined);

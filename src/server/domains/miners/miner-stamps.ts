@@ -20,6 +20,27 @@ export interface Stamps {
   identity: string;
 }
 
+/**
+ * Per database and farm: the agent uploads this process has written (ingest-snapshots.ts notes each committed chunk
+ * or upload). A hint, not a stamp: a kept result under the data stamp made before the farm's latest upload here is
+ * known stale without reading the stamp (after every agent cycle, a kept id list would otherwise cost a page read
+ * whose rows are thrown away, and a kept count a stamp lookup). Writes it does not see (marks, SN edits, deletions,
+ * another process) are still told by the stamp read with every kept result.
+ */
+const uploads = new WeakMap<DB, Map<string, number>>();
+
+/** Notes that an upload of the farm was committed (or one chunk of it). */
+export function noteUpload(db: DB, agentKey: string): void {
+  let m = uploads.get(db);
+  if (!m) uploads.set(db, (m = new Map()));
+  m.set(agentKey, (m.get(agentKey) ?? 0) + 1);
+}
+
+/** How many uploads of the farm this process noted (compare two readings: a change means the data changed). */
+export function uploadsOf(db: DB, agentKey: string): number {
+  return uploads.get(db)?.get(agentKey) ?? 0;
+}
+
 /** The farm's stamps as two columns: `stamp` (data) and `identity_stamp`. */
 export function stampsSql(agentKey: string): RawBuilder<unknown> {
   return sql`(coalesce((select max(version) from miners where agent_key = ${agentKey})::text, '') || '/' ||
@@ -40,12 +61,13 @@ export function filterKey(agentKey: string, filter: MinerFilter): string {
   return `${agentKey}\u0000${JSON.stringify(parts)}`;
 }
 
-/** A kept result: its value, the data stamp it was made at, when (clock hour and ms). */
+/** A kept result: its value, the data stamp it was made at, when (clock hour and ms), the farm's uploads noted before it was made. */
 interface Kept<T> {
   value: T;
   stamp: string;
   hour: number;
   at: number;
+  uploads: number;
 }
 const hourOf = (ms: number) => Math.floor(ms / 3_600_000);
 
@@ -77,15 +99,17 @@ export class DataStampCache<T> {
     const c = this.cachesOf(db);
     const kept = c.kept.get(key);
     const now = Date.now();
-    if (kept && now - kept.at < this.ttlMs && hourOf(now) === kept.hour) {
+    // An upload since it was made: stale without asking the stamp.
+    if (kept && now - kept.at < this.ttlMs && hourOf(now) === kept.hour && kept.uploads === uploadsOf(db, agentKey)) {
       const { rows } = await sql<{ stamp: string; identity_stamp: string }>`${sql.raw(PREPARED)}select ${stampsSql(agentKey)}`.execute(db);
       if (stampsOf(rows[0]).data === kept.stamp) return kept.value;
     }
     let making = c.making.get(key);
     if (!making) {
       const at = Date.now();
+      const before = uploadsOf(db, agentKey);
       making = make()
-        .then((r): Kept<T> => ({ value: r.value, stamp: r.stamps.data, hour: hourOf(at), at }))
+        .then((r): Kept<T> => ({ value: r.value, stamp: r.stamps.data, hour: hourOf(at), at, uploads: before }))
         .finally(() => c.making.delete(key));
       c.making.set(key, making);
     }
