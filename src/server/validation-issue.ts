@@ -4,14 +4,11 @@ export interface FieldMessage {
   vars?: Record<string, string | number>;
 }
 
-/** What zod tells of a failed check besides its code and message (fastify-type-provider-zod's `params`, or the issue). */
-interface IssueDetail {
-  origin?: unknown;
-  maximum?: unknown;
-  minimum?: unknown;
-  expected?: unknown;
-  values?: unknown;
-}
+/**
+ * What zod tells of a failed check besides its code and message (fastify-type-provider-zod's `params`, or the issue
+ * itself): origin, maximum, minimum, expected, values, as the issue kind has them.
+ */
+type IssueDetail = Readonly<Record<string, unknown>>;
 
 /** The message key of one failed check: our schemas carry keys (`validation.x`); zod's own messages become required / invalid. */
 export function issueKey(message: string, keyword: string): string {

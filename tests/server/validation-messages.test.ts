@@ -15,7 +15,7 @@ describe('validation messages name the limit and the field', () => {
   });
   afterAll(async () => t.close());
 
-  const refused = (res: { statusCode: number; body: string }) => {
+  const refused = (res: Parameters<typeof body>[0]) => {
     expect(res.statusCode, res.body).toBe(400);
     return body<{ fields: Record<string, string> }>(res);
   };
