@@ -54,6 +54,13 @@ describe('access management without administrator rights', () => {
     expect((await manager.client.post('/api/user/save', { user: 'big-user', password: 'big-user-pass-1', roleId: big, agentKeys: 'farm-a' })).statusCode).toBe(403);
     const ok = await manager.client.post('/api/user/save', { user: 'narrow-user', password: 'narrow-user-pass-1', roleId: narrowId, agentKeys: 'farm-a' });
     expect(ok.statusCode, ok.body).toBe(200);
+    // The role choices offered to them are the ones they may give.
+    const offered = body<{ text: string; value: string }[]>(await manager.client.get('/api/options/role')).data.map((o) => o.value);
+    expect(offered).toContain(narrowId);
+    expect(offered).toContain(manager.roleId);
+    expect(offered).not.toContain(adminRoleId);
+    expect(offered).not.toContain(big);
+    expect(body<{ value: string }[]>(await admin.get('/api/options/role')).data.map((o) => o.value)).toEqual(expect.arrayContaining([adminRoleId, big, narrowId]));
   });
 
   it('cannot edit (reset the password of) or delete an administrator', async () => {

@@ -63,9 +63,12 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
     return ok(rows.map(toRoleRow));
   });
 
-  app.get('/api/options/role', { config: { permission: 'authenticated' }, schema: { tags: ['access'] } }, async () => {
-    const rows = await db.selectFrom('roles').select(['id', 'name']).orderBy('builtin', 'desc').orderBy('created_at').execute();
-    return ok(rows.map((r) => ({ text: r.name, value: r.id })));
+  // The roles a caller may give (user/save): an administrator all; anyone else no administrator role and none holding
+  // keys they do not hold.
+  app.get('/api/options/role', { config: { permission: 'authenticated' }, schema: { tags: ['access'] } }, async (req) => {
+    const rows = await db.selectFrom('roles').select(['id', 'name', 'builtin', 'permissions']).orderBy('builtin', 'desc').orderBy('created_at').execute();
+    const givable = req.user!.is_admin ? rows : rows.filter((r) => !r.builtin && r.permissions.every((k) => req.permissions.has(k)));
+    return ok(givable.map((r) => ({ text: r.name, value: r.id })));
   });
 
   app.post('/api/role/save', { config: { permission: PERMISSION.roleOperations }, schema: { tags: ['access'], body: SaveRoleBody } }, async (req) => {
