@@ -54,6 +54,12 @@ describe('access management without administrator rights', () => {
     expect((await manager.client.post('/api/user/save', { user: 'big-user', password: 'big-user-pass-1', roleId: big, agentKeys: 'farm-a' })).statusCode).toBe(403);
     const ok = await manager.client.post('/api/user/save', { user: 'narrow-user', password: 'narrow-user-pass-1', roleId: narrowId, agentKeys: 'farm-a' });
     expect(ok.statusCode, ok.body).toBe(200);
+    // A user who has such a role keeps it when they edit something else, and cannot be moved to it.
+    const bigUser = await createMember(admin, 'big-holder', [...MANAGER_KEYS, PERMISSION.minerOperations], ['farm-a']);
+    const kept = await manager.client.post('/api/user/save', { id: bigUser.userId, user: 'big-holder', email: 'big@example.com', roleId: bigUser.roleId, agentKeys: 'farm-a' });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const narrowed = body<{ id: string }>(ok).data.id;
+    expect((await manager.client.post('/api/user/save', { id: narrowed, user: 'narrow-user', roleId: bigUser.roleId, agentKeys: 'farm-a' })).statusCode).toBe(403);
     // The role choices offered to them are the ones they may give.
     const offered = body<{ text: string; value: string }[]>(await manager.client.get('/api/options/role')).data.map((o) => o.value);
     expect(offered).toContain(narrowId);

@@ -112,9 +112,6 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
     const me = req.user!;
     const role = await db.selectFrom('roles').selectAll().where('id', '=', b.roleId).executeTakeFirst();
     if (!role) throw fieldError('roleId', 'validation.roleRequired');
-    // A non-administrator gives no administrator role and no role holding keys they do not hold themselves.
-    if (!me.is_admin && role.builtin) throw new AppError('adminOnly');
-    if (!me.is_admin && role.permissions.some((k) => !req.permissions.has(k))) throw fieldError('roleId', 'validation.permissionsNotHeld', 'forbidden');
     const farms = b.agentKeys.length ? await db.selectFrom('farms').select('agent_key').where('agent_key', 'in', b.agentKeys).execute() : [];
     if (farms.length !== new Set(b.agentKeys).size) throw fieldError('agentKeys', 'validation.invalid');
     // A non-administrator may grant only farms they belong to.
@@ -125,12 +122,20 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
     const clash = await db.selectFrom('users').select('id').where(sql`lower(user_name)`, '=', b.user.toLowerCase()).executeTakeFirst();
     if (clash && clash.id !== b.id) throw fieldError('user', 'userTaken', 'userTaken');
     const isAdminRole = role.builtin;
+    // A non-administrator gives no administrator role and no role holding keys they do not hold themselves (a user
+    // keeping the role they have is no grant).
+    const grants = async () => {
+      if (me.is_admin) return;
+      if (isAdminRole) throw new AppError('adminOnly');
+      if (role.permissions.some((k) => !req.permissions.has(k))) throw fieldError('roleId', 'validation.permissionsNotHeld', 'forbidden');
+    };
     const saved = await db.transaction().execute(async (trx) => {
       let id: string;
       if (b.id) {
         const existing = await trx.selectFrom('users').selectAll().where('id', '=', b.id).executeTakeFirst();
         if (!existing) throw new AppError('notFound');
         if (!me.is_admin && existing.is_admin) throw new AppError('adminOnly'); // nor edits an administrator (a password reset)
+        if (existing.role_id !== role.id) await grants();
         if (existing.id === me.id && b.disabled) throw new AppError('cannotDeleteSelf');
         if (existing.is_admin && (!isAdminRole || b.disabled)) {
           const admins = await trx.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('is_admin', '=', true).where('disabled', '=', false).executeTakeFirstOrThrow();
@@ -154,6 +159,7 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
         if (b.disabled || b.password) await trx.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
         id = existing.id;
       } else {
+        await grants();
         if (!b.password) throw fieldError('password', 'validation.passwordRequired');
         const row = await trx
           .insertInto('users')
