@@ -29,13 +29,18 @@ export async function checkRateLimit(db: DB, bucket: string, rule: RateRule): Pr
 /**
  * Takes one attempt from `bucket` before the work it guards (a password check): the attempt is recorded first and
  * then counted with the others in the window, so attempts sent in parallel cannot all pass a check made before any
- * of them was recorded (each one sees at least the attempts recorded before it). Throws 429 when the window then
- * holds more than `max`; the refused attempt stays counted. Answers the attempt's id, to give it back with
- * `releaseAttempt` when it should not count (a login that succeeded).
+ * of them was recorded (the last of any `max + 1` to count would see them all). Throws 429 when the window then
+ * holds more than `max`; a refused attempt is given back (waiting out a limit does not extend it). Answers the
+ * attempt's id, to give it back with `releaseAttempt` when it should not count (a login that succeeded).
  */
 export async function takeAttempt(db: DB, bucket: string, rule: RateRule): Promise<string> {
   const { id } = await db.insertInto('rate_limit_hits').values({ bucket }).returning('id').executeTakeFirstOrThrow();
-  await checkRateLimit(db, bucket, { ...rule, max: rule.max + 1 });
+  try {
+    await checkRateLimit(db, bucket, { ...rule, max: rule.max + 1 });
+  } catch (err) {
+    await releaseAttempt(db, String(id));
+    throw err;
+  }
   return String(id);
 }
 

@@ -69,7 +69,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     // Both attempts are taken before the password is checked (a wrong one leaves them counted): guesses sent in
     // parallel cannot all pass a check made before any of them was recorded.
     const ipAttempt = await takeAttempt(db, ipBucket, { max: rule.max * 5, windowSec: rule.windowSec });
-    await takeAttempt(db, userBucket, rule);
+    try {
+      await takeAttempt(db, userBucket, rule);
+    } catch (err) {
+      await releaseAttempt(db, ipAttempt); // a user waiting out their limit does not use up the address's
+      throw err;
+    }
     if ((await countUsers(db)) === 0) throw new AppError('setupNeeded');
     const user = await findUserByName(db, req.body.user);
     const good = await verifyPassword(req.body.password, user?.password_hash ?? DUMMY_HASH);
