@@ -155,6 +155,32 @@ describe('miner records', () => {
       expect(log.list[0]?.user).toBe('shelfop');
       expect(log.list[1]).toMatchObject({ kind: 'batch', user: 'admin', ok: true });
     });
+
+    it('leaves miners off shelf out of the on-shelf list (/device/miner) and its counters, and shows one put back at once', async () => {
+      const listed = async (query: Record<string, string> = {}) => {
+        const res = await reader.get('/api/miner/list', { agentKey: farmA.agentKey, pageSize: '1000', ...query });
+        expect(res.statusCode, res.body).toBe(200);
+        return body<Page<MinerRow>>(res).data;
+      };
+      const total = async () => body<{ total: number }>(await reader.get('/api/miner/stat', { agentKey: farmA.agentKey })).data.total;
+      // ip(6) and ip(12) are off shelf (ip(5) was put back above).
+      const before = await listed();
+      expect(before.total).toBe(FLEET - 2);
+      expect(before.list.map((r) => r.ip)).not.toContain(ip(6));
+      expect(before.list.map((r) => r.ip)).toContain(ip(5));
+      expect(await total()).toBe(FLEET - 2);
+      // The IP order's ids and count are kept between requests: a shelf change is seen at once all the same.
+      expect((await listed({ keyword: ip(8) })).list.map((r) => r.ip)).toEqual([ip(8)]);
+      expect((await admin.post('/api/minerv2/batchOffline', { agentKey: farmA.agentKey, ips: ip(8) })).statusCode).toBe(200);
+      const after = await listed();
+      expect(after.total).toBe(FLEET - 3);
+      expect(after.list.map((r) => r.ip)).not.toContain(ip(8));
+      expect((await listed({ keyword: ip(8) })).total).toBe(0);
+      expect(await total()).toBe(FLEET - 3);
+      expect((await shelfOperator.post('/api/miner/onShelf', { agentKey: farmA.agentKey, ips: [ip(8)] })).statusCode).toBe(200);
+      expect((await listed()).list.map((r) => r.ip)).toContain(ip(8));
+      expect((await listed({ keyword: ip(8) })).list.map((r) => r.ip)).toEqual([ip(8)]);
+    });
   });
 
   describe('operation log', () => {

@@ -10,6 +10,7 @@ import type { FirmwareFamily, WorkMode } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
 import { AppError } from '../../errors';
 import { IP_ORDER, minerWhere, statusCondition } from '../miners/miner-sql';
+import { hasOffShelf } from '../miners/miner-stamps';
 import { loadIpList } from './ip-lists';
 
 export interface TargetMiner extends CapabilityMiner {
@@ -60,11 +61,12 @@ function toTarget(r: RawTarget): TargetMiner {
 
 export async function resolveTargets(db: DB, agentKey: string, userId: string, spec: TargetSpec): Promise<ResolvedTargets> {
   if ('filter' in spec) {
+    const offShelf = await hasOffShelf(db, agentKey); // the list's miners: on shelf
     const { rows } = await sql<RawTarget>`
-      select ${COLUMNS} from miners m where ${minerWhere(agentKey, spec.filter)} order by ${IP_ORDER} limit ${BATCH_MAX_TARGETS + 1}
+      select ${COLUMNS} from miners m where ${minerWhere(agentKey, spec.filter, offShelf)} order by ${IP_ORDER} limit ${BATCH_MAX_TARGETS + 1}
     `.execute(db);
     if (rows.length > BATCH_MAX_TARGETS) {
-      const { rows: c } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, spec.filter)}`.execute(db);
+      const { rows: c } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, spec.filter, offShelf)}`.execute(db);
       throw new AppError('tooManyTargets', { count: c[0]?.n ?? rows.length, max: BATCH_MAX_TARGETS });
     }
     return { miners: rows.map(toTarget), missing: [] };

@@ -10,6 +10,7 @@ import { type BatchBody, type BatchFailure, type BatchFilter, type MinerBatchOp,
 import type { Database } from '../../db/schema';
 import type { DB } from '../../db/kysely';
 import { AppError } from '../../errors';
+import { noteShelfChange } from '../miners/miner-stamps';
 import { type TargetMiner, type TargetSpec, resolveTargets } from './resolve-targets';
 import { consumeVerificationCode } from './verification-codes';
 
@@ -52,8 +53,10 @@ async function upsertMarks(trx: Trx, agentKey: string, userId: string, miners: T
   }
 }
 
-const markOffShelf = (trx: Trx, agentKey: string, userId: string, miners: TargetMiner[]) =>
-  upsertMarks(trx, agentKey, userId, miners, { off_shelf: true, off_shelf_at: new Date() });
+const markOffShelf = async (trx: Trx, agentKey: string, userId: string, miners: TargetMiner[]) => {
+  await upsertMarks(trx, agentKey, userId, miners, { off_shelf: true, off_shelf_at: new Date() });
+  noteShelfChange();
+};
 
 /** The plan of each op from its validated body. */
 export function planOp<Op extends MinerBatchOp>(op: Op, body: BatchBody<Op>): OpPlan {

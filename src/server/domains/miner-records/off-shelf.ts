@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
 import type { OffShelfQuery, OffShelfRow } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
+import { noteShelfChange } from '../miners/miner-stamps';
 
 const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -65,7 +66,7 @@ export async function findOffShelf(db: DB, q: OffShelfQuery): Promise<Page<OffSh
 /** Puts miners back on shelf; idempotent: only miners still off shelf change (and are logged). */
 export async function putOnShelf(db: DB, agentKey: string, userId: string, ips: string[]): Promise<{ changed: string[] }> {
   const unique = [...new Set(ips)];
-  return db.transaction().execute(async (trx) => {
+  const done = await db.transaction().execute(async (trx) => {
     const changed = await trx
       .updateTable('miner_marks')
       .set({ off_shelf: false, off_shelf_at: null, updated_by: userId, updated_at: new Date() })
@@ -82,4 +83,6 @@ export async function putOnShelf(db: DB, agentKey: string, userId: string, ips: 
     }
     return { changed: changed.map((c) => c.ip) };
   });
+  if (done.changed.length) noteShelfChange(); // the miner list shows them again
+  return done;
 }

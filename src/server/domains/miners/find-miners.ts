@@ -32,7 +32,7 @@ import type { MinerFilter, MinerListQuery, MinerSortKey } from '@shared/schemas/
 import type { DB } from '../../db/kysely';
 import { PREPARED } from '../../db/prepared-statements';
 import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, minerRowJson } from './miner-sql';
-import { type StampKind, type Stamps, filterKey, stampCovers, stampsOf, stampsSql, uploadsOf } from './miner-stamps';
+import { type StampKind, type Stamps, filterKey, hasOffShelf, stampCovers, stampsOf, stampsSql, uploadsOf } from './miner-stamps';
 
 /** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
 const COUNT_TTL_MS = 600_000;
@@ -87,8 +87,9 @@ function cachesOf(db: DB): Caches {
   return c;
 }
 
-export async function countMiners(db: DB, agentKey: string, filter: MinerFilter): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, filter)}`.execute(db);
+export async function countMiners(db: DB, agentKey: string, filter: MinerFilter, offShelf?: boolean): Promise<number> {
+  const off = offShelf ?? (await hasOffShelf(db, agentKey));
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from miners m where ${minerWhere(agentKey, filter, off)}`.execute(db);
   return rows[0]?.n ?? 0;
 }
 
@@ -162,11 +163,13 @@ export function minerPageJson(page: MinerRowsPage): string {
 
 export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPage> {
   const { agentKey, page, pageSize, sort, order, ...filter } = q;
-  const where = minerWhere(agentKey, filter);
+  const offShelf = await hasOffShelf(db, agentKey);
+  const where = minerWhere(agentKey, filter, offShelf);
   const orderBy = minerOrder(sort, order);
   const offset = (page - 1) * pageSize;
   const covered = stampCovers(filter);
-  const key = filterKey(agentKey, filter);
+  // Whether off-shelf miners are left out is part of what is kept (the answer to a farm with none differs).
+  const key = `${filterKey(agentKey, filter)}${offShelf ? '\u0000on-shelf' : ''}`;
   const listKey = `${key}\u0000${sort ?? ''}\u0000${order ?? ''}`;
   const canList = covered && !(sort && CLOCK_SORTS.has(sort));
   const counts = countKind(filter);
@@ -179,12 +182,12 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   const pageOf = (got: { rows: string[] }, total: number): MinerRowsPage => ({ list: got.rows, total, curPage: page, pageSize });
   /** The result's total at the stamps a page was read at: kept, or counted (one count per change of the data, shared). */
   const totalAt = async (stamps: Stamps): Promise<number> => {
-    if (!covered) return countMiners(db, agentKey, filter);
+    if (!covered) return countMiners(db, agentKey, filter, offShelf);
     const stamp = stamps[counts];
     const again = caches.counts.get(key);
     if (fresh(again, stamp, Date.now())) return again!.n; // counted at this very stamp
     const c = await counting();
-    if (c.stamp !== stamp) return countMiners(db, agentKey, filter); // the data changed meanwhile: count for this page
+    if (c.stamp !== stamp) return countMiners(db, agentKey, filter, offShelf); // the data changed meanwhile: count for this page
     rememberCount(caches, key, c);
     return c.n;
   };

@@ -51,8 +51,12 @@ function likeEscape(text: string): string {
 }
 
 /** WHERE clause of a farm's miners under a list filter. */
-export function minerWhere(agentKey: string, f: MinerFilter): RawBuilder<unknown> {
+export function minerWhere(agentKey: string, f: MinerFilter, offShelf = false): RawBuilder<unknown> {
   const conds: RawBuilder<unknown>[] = [sql`m.agent_key = ${agentKey}`];
+  // On-shelf miners only (spec 3 §2: /device/miner; the ones taken off shelf are /device/miners' records), when the
+  // farm has any off shelf (miner-stamps.ts hasOffShelf). A shelf mark change moves both stamps (migration
+  // 202611230440), so kept counts and lists follow it.
+  if (offShelf) conds.push(sql`not exists (select 1 from miner_marks os where os.agent_key = m.agent_key and os.ip = m.ip and os.off_shelf)`);
   if (f.status) conds.push(statusCondition(f.status));
   if (f.network) conds.push(f.network === 'online' ? sql`m.online` : sql`not m.online`);
   // `<> '{}'` (implied by the containment) lets the planner use the partial index miners_farm_faulty_ip.

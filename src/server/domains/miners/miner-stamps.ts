@@ -120,3 +120,32 @@ export class DataStampCache<T> {
     return made.value;
   }
 }
+
+/** How long whether a farm has miners off shelf is taken as known (a safety net: the writes that change it say so). */
+const SHELF_TTL_MS = 2000;
+const shelves = new WeakMap<DB, Map<string, { any: boolean; at: number; generation: number }>>();
+/** Bumped by every shelf change (rare): every farm's kept answer is asked again. */
+let shelfGeneration = 0;
+
+/**
+ * Whether the farm has miners marked off shelf: the miner list (/device/miner, on-shelf miners) leaves them out, a
+ * filter that costs a look-up per row and the counters' index-only scan; a farm with none (the usual case) needs
+ * neither. Kept a moment per farm; the shelf writes (batch off shelf, back on shelf) forget it (noteShelfChange).
+ */
+export async function hasOffShelf(db: DB, agentKey: string): Promise<boolean> {
+  let m = shelves.get(db);
+  if (!m) shelves.set(db, (m = new Map()));
+  const kept = m.get(agentKey);
+  if (kept && kept.generation === shelfGeneration && Date.now() - kept.at < SHELF_TTL_MS) return kept.any;
+  const at = Date.now();
+  const generation = shelfGeneration;
+  const { rows } = await sql<{ any: boolean }>`${sql.raw(PREPARED)}select exists (select 1 from miner_marks where agent_key = ${agentKey} and off_shelf) as any`.execute(db);
+  const any = rows[0]?.any === true;
+  m.set(agentKey, { any, at, generation });
+  return any;
+}
+
+/** A miner was taken off or put back on shelf (any farm, any database: they are rare). */
+export function noteShelfChange(): void {
+  shelfGeneration += 1;
+}

@@ -17,7 +17,7 @@ import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { FarmSeriesPoint, FarmSeriesRange, MinerFilter, MinerHistoryPoint, MinerHistoryRange, MinerIndexStat, MinerModelStat, MinerStat } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
 import { faultCounts, iso, minerWhere, statusCondition } from './miner-sql';
-import { DataStampCache, type Stamps, filterKey, stampCovers, stampsOf, stampsSql } from './miner-stamps';
+import { DataStampCache, type Stamps, filterKey, hasOffShelf, stampCovers, stampsOf, stampsSql } from './miner-stamps';
 
 /** An hourly bucket (its sums) qualifies: online in every sample, average real ≥ 80 % of average ideal (ideal > 0). */
 function bucketQualified(samples: RawBuilder<unknown>, online: RawBuilder<unknown>, real: RawBuilder<unknown>, ideal: RawBuilder<unknown>): RawBuilder<unknown> {
@@ -85,19 +85,20 @@ const COUNTED = ['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate'
 const statCache = new DataStampCache<MinerStat>(60_000, 200);
 
 export async function getMinerStat(db: DB, agentKey: string, filter: MinerFilter): Promise<MinerStat> {
-  if (!stampCovers(filter)) return (await countStat(db, agentKey, filter)).value;
-  return statCache.get(db, agentKey, filterKey(agentKey, filter), () => countStat(db, agentKey, filter));
+  const offShelf = await hasOffShelf(db, agentKey);
+  if (!stampCovers(filter)) return (await countStat(db, agentKey, filter, offShelf)).value;
+  return statCache.get(db, agentKey, `${filterKey(agentKey, filter)}${offShelf ? '\u0000on-shelf' : ''}`, () => countStat(db, agentKey, filter, offShelf));
 }
 
 /** The counters of the miners matching `filter`, with the farm's data stamp read in the same statement. */
-async function countStat(db: DB, agentKey: string, filter: MinerFilter): Promise<{ value: MinerStat; stamps: Stamps }> {
+async function countStat(db: DB, agentKey: string, filter: MinerFilter, offShelf: boolean): Promise<{ value: MinerStat; stamps: Stamps }> {
   const counters = COUNTED.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
   const { rows } = await sql<Record<string, number> & { stamp: string; identity_stamp: string }>`
     select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
       select count(*)::int as total, ${sql.join([...counters, ...faultCounts()])},
         count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h,
         count(*) filter (where ${QUALIFIED_8H})::int as qualified8h
-      from miners m where ${minerWhere(agentKey, filter)}
+      from miners m where ${minerWhere(agentKey, filter, offShelf)}
     ) c
   `.execute(db);
   const r = rows[0];
