@@ -162,7 +162,7 @@ describe('miner detail records at 1440 px', () => {
 });
 
 describe('temperature probes (/miner/probes, no layout)', () => {
-  it('shows every online miner hottest first, in the chosen unit, on desktop and at 360 px', async () => {
+  it('shows every online miner on the shelves hottest first, in the chosen unit, on desktop and at 360 px', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const context = await newContext(browser, server.url, { viewport });
       try {
@@ -173,7 +173,10 @@ describe('temperature probes (/miner/probes, no layout)', () => {
         await page.goto('/miner/probes');
         await page.getByTestId('miner-probes-page').waitFor();
         expect(await page.getByTestId('app-shell').count()).toBe(0);
-        const online = Array.from({ length: COUNT }, (_, i) => minerSnapshot(i, { takenAt: new Date().toISOString() })).filter((m) => m.online).length;
+        // The miners on the shelves: those still taken off shelf (above) are not probed.
+        const off = new Set((await api.get<{ list: { ip: string }[] }>('/api/miner/offShelfList', { agentKey: FARM, pageSize: 100 })).list.map((r) => r.ip));
+        expect(off.size).toBeGreaterThan(0);
+        const online = Array.from({ length: COUNT }, (_, i) => minerSnapshot(i, { takenAt: new Date().toISOString() })).filter((m) => m.online && !off.has(m.ip)).length;
         await expect.poll(() => page.getByTestId('probe-tile').count(), { timeout: 15_000 }).toBe(online);
         const celsius = await page.getByTestId('probe-temp').allTextContents();
         const values = celsius.map((v) => Number.parseFloat(v));

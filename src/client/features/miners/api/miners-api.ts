@@ -1,5 +1,6 @@
 /** Miner monitoring calls (spec 3 §7 miner queries and dropdowns) and their TanStack Query hooks. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api } from '@client/lib/api-client';
 import type { Option, Page } from '@shared/schemas/common';
 import type {
@@ -16,6 +17,7 @@ import type {
   MinerSortKey,
   MinerStat,
 } from '@shared/schemas/miner';
+import { DEFAULT_LOCALE, normaliseLocale } from '@shared/validation';
 
 /** The list refreshes itself every 60 s (spec 1 §9 polling default). */
 export const MINER_REFRESH_MS = 60_000;
@@ -32,7 +34,8 @@ export const minerKeys = {
   all: ['miners'] as const,
   list: (agentKey: string, p: MinerListParams) => [...minerKeys.all, 'list', agentKey, p] as const,
   stat: (agentKey: string, filter: MinerFilter) => [...minerKeys.all, 'stat', agentKey, filter] as const,
-  option: (agentKey: string, name: MinerOptionName | 'customer' | 'area') => [...minerKeys.all, 'option', agentKey, name] as const,
+  /** The options' texts are in the interface language: one cache entry per language. */
+  option: (agentKey: string, name: MinerOptionName | 'customer' | 'area', locale: string) => [...minerKeys.all, 'option', agentKey, name, locale] as const,
   detail: (agentKey: string, ip: string) => [...minerKeys.all, 'detail', agentKey, ip] as const,
   history: (agentKey: string, ip: string, range: MinerHistoryRange) => [...minerKeys.all, 'history', agentKey, ip, range] as const,
   modelStats: (agentKey: string) => [...minerKeys.all, 'modelstat', agentKey] as const,
@@ -81,10 +84,17 @@ export function useMinerStat(agentKey: string | null, filter: MinerFilter) {
   });
 }
 
-/** A dropdown of the list's filters: the miner options, plus `customer` and `area` (served by their own routes). */
+/**
+ * A dropdown of the list's filters: the miner options, plus `customer` and `area` (served by their own routes).
+ * The server names the options in the request's language (header I18N), so the language is part of the key: after a
+ * change of language the dropdown asks again instead of keeping the previous language's texts.
+ */
 export function useMinerOptions(agentKey: string | null, name: MinerOptionName | 'customer' | 'area') {
+  // The language the API client sends (currentLocale()), read through i18next so that a change re-renders.
+  const { i18n } = useTranslation();
+  const locale = normaliseLocale(i18n.resolvedLanguage ?? i18n.language) ?? DEFAULT_LOCALE;
   return useQuery({
-    queryKey: minerKeys.option(agentKey ?? '', name),
+    queryKey: minerKeys.option(agentKey ?? '', name, locale),
     queryFn: ({ signal }) => api.get<Option[]>(`/api/options/${name}`, { agentKey: agentKey as string }, { signal }),
     enabled: agentKey !== null,
     staleTime: 5 * 60_000,

@@ -1,6 +1,6 @@
 /** The parameters of one batch op (pools with three pools and the worker suffix, work mode, percents, frequency, fans …). */
 import { Fragment } from 'react';
-import { Group, NumberInput, PasswordInput, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Grid, NumberInput, PasswordInput, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MIN, type MinerBatchOp } from '@shared/schemas/batch-operations';
 import { type BatchParams, type PoolForm, workerPreview } from '../lib/batch-target';
@@ -103,11 +103,14 @@ export function BatchOpFields({ op, values, onChange, errors, example }: FieldsP
               <Text size="sm" fw={500}>
                 {t('batch.fields.pool', { n })}
               </Text>
-              <Group gap="xs" grow align="flex-start">
-                {text(`pool${n}Url`, t('batch.fields.poolUrl'), n === 1)}
-                {text(`pool${n}User`, t('batch.fields.poolUser'), n === 1)}
-                <PasswordInput label={t('batch.fields.poolPassword')} value={str(values[`pool${n}Password`])} onChange={(e) => onChange(`pool${n}Password`, e.currentTarget.value)} />
-              </Group>
+              {/* One row on a wide screen; on a phone the URL takes the whole width, worker and password share the next row. */}
+              <Grid gap="xs" align="flex-start" data-testid={`batch-pool-${n}`}>
+                <Grid.Col span={{ base: 12, sm: 4 }}>{text(`pool${n}Url`, t('batch.fields.poolUrl'), n === 1)}</Grid.Col>
+                <Grid.Col span={{ base: 6, sm: 4 }}>{text(`pool${n}User`, t('batch.fields.poolUser'), n === 1)}</Grid.Col>
+                <Grid.Col span={{ base: 6, sm: 4 }}>
+                  <PasswordInput label={t('batch.fields.poolPassword')} value={str(values[`pool${n}Password`])} onChange={(e) => onChange(`pool${n}Password`, e.currentTarget.value)} />
+                </Grid.Col>
+              </Grid>
             </Fragment>
           ))}
           <Select

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Badge, Button, CloseButton, FileButton, Group, Menu, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconHistory, IconListCheck, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { boundedDropdownMiddlewares, boundedDropdownStyle } from '@client/lib/bounded-dropdown';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { formatNumber } from '@shared/format/number';
@@ -56,13 +57,14 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
   };
 
   const menu = (
-    <Menu position="bottom-start" withinPortal>
+    <Menu position="bottom-start" withinPortal middlewares={boundedDropdownMiddlewares}>
       <Menu.Target>
         <Button size="compact-sm" variant="filled" leftSection={<IconListCheck size={14} />} rightSection={<IconChevronDown size={12} />} disabled={disabled} data-testid="batch-menu">
           {t('batch.menu')}
         </Button>
       </Menu.Target>
-      <Menu.Dropdown>
+      {/* Taller than a phone's screen: kept within the window, scrolling inside (every op reachable). */}
+      <Menu.Dropdown style={boundedDropdownStyle} data-testid="batch-menu-dropdown">
         {BATCH_OP_GROUPS.map((g, i) => (
           <div key={g.key}>
             {i > 0 && <Menu.Divider />}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertTemp, tempBand, tempText } from './probe-tile';
+import { HOT_FROM_C, convertTemp, tempBand, tempText } from './probe-tile';
 
 describe('probe temperatures', () => {
   it('converts °C to °F and K', () => {
@@ -13,5 +13,13 @@ describe('probe temperatures', () => {
 
   it('bands at 80, 85 and 90 °C', () => {
     expect([null, 79.9, 80, 85, 90].map(tempBand)).toEqual(['none', 'ok', 'warm', 'hot', 'critical']);
+  });
+
+  it('states the hot threshold in the chosen unit', () => {
+    expect(tempBand(HOT_FROM_C)).toBe('hot');
+    expect(tempBand(HOT_FROM_C - 0.1)).toBe('warm');
+    expect(tempText(HOT_FROM_C, 'C')).toBe('85 °C');
+    expect(tempText(HOT_FROM_C, 'F')).toBe('185 °F');
+    expect(tempText(HOT_FROM_C, 'K')).toBe('358.1 K');
   });
 });

@@ -19,11 +19,14 @@ export function tempText(c: number | null, unit: TempUnit): string {
   return unit === 'K' ? `${v.toFixed(1)} K` : `${Math.round(v)} °${unit}`;
 }
 
+/** From this chip temperature (°C) on, a miner counts as hot (bands `hot` and `critical`). */
+export const HOT_FROM_C = 85;
+
 /** Band of a chip temperature, °C. */
 export function tempBand(c: number | null): 'none' | 'ok' | 'warm' | 'hot' | 'critical' {
   if (c === null) return 'none';
   if (c >= 90) return 'critical';
-  if (c >= 85) return 'hot';
+  if (c >= HOT_FROM_C) return 'hot';
   if (c >= 80) return 'warm';
   return 'ok';
 }

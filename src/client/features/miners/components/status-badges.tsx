@@ -62,7 +62,8 @@ export function PoolStatusBadge({ status }: { status: PoolStatus | '' }) {
   const { label } = useMinerLabels();
   if (!status) return '-';
   return (
-    <Badge size="sm" variant="light" color={POOL_COLORS[status]}>
+    // As wide as its text: a narrow table column would otherwise cut it to "AL…".
+    <Badge size="sm" variant="light" color={POOL_COLORS[status]} miw="max-content">
       {label('poolStatus', status)}
     </Badge>
   );

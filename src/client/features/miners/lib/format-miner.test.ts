@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationParts, firmwareText, formatFans, formatPercent, formatTemp } from './format-miner';
+import { NO_LIVE_READING, durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from './format-miner';
 
 describe('miner display helpers', () => {
   it('splits an uptime into days, hours and minutes', () => {
@@ -16,5 +16,11 @@ describe('miner display helpers', () => {
     expect(firmwareText(null, '20240305.22.REL')).toBe('20240305.22.REL');
     expect(firmwareText(null, '')).toBe('-');
     expect(firmwareText('2024-07-11T12:00:00.000Z', 'x')).toMatch(/^2024-07-1[12]$/);
+  });
+
+  it('shows a live figure only while the miner is online', () => {
+    expect(liveFigure(true, '237.92 TH/s')).toBe('237.92 TH/s');
+    expect(liveFigure(false, '237.92 TH/s')).toBe(NO_LIVE_READING);
+    expect(NO_LIVE_READING).toBe('—');
   });
 });

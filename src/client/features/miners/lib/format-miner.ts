@@ -29,3 +29,14 @@ export function formatPercent(v: number | null | undefined, decimals = 1): strin
 export function firmwareText(compileTime: string | null, firmwareVersion: string): string {
   return compileTime ? formatDate(compileTime, 'YYYY-MM-DD') : firmwareVersion || '-';
 }
+
+/** What a live figure (real-time / 30-minute hashrate, hashrate %) shows for a miner that is offline. */
+export const NO_LIVE_READING = '—';
+
+/**
+ * A live figure of a miner: its text while the miner is online, `NO_LIVE_READING` while it is offline (its last
+ * reading would read as if it were hashing now).
+ */
+export function liveFigure(online: boolean, text: string): string {
+  return online ? text : NO_LIVE_READING;
+}

@@ -2,6 +2,8 @@
  * Every column of the miner list (spec 3 §2, §3 Miner): a sensible set shown by default, the rest in the
  * column picker. Each column also says what an export writes for it, so CSV and Excel carry the visible
  * columns with the same texts as the screen (hashrates with units from the shared formatters).
+ * The live figures (real-time and 30-minute hashrate, hashrate %) of an offline miner show "—" rather than its last
+ * reading, and export as empty cells (as every other absent value does).
  */
 import type { TFunction } from 'i18next';
 import { Group, Text } from '@mantine/core';
@@ -12,7 +14,7 @@ import { formatNumber } from '@shared/format/number';
 import type { MinerLabelKind } from '@shared/miner-labels';
 import type { MinerRow } from '@shared/schemas/miner';
 import { FaultBadges, PoolStatusDot, StatusBadges } from '../components/status-badges';
-import { durationParts, firmwareText, formatFans, formatPercent, formatTemp } from './format-miner';
+import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from './format-miner';
 
 export type ExportCell = string | number | null;
 
@@ -25,20 +27,23 @@ type Label = (kind: MinerLabelKind, value: string) => string;
 
 const dash = (v: string) => (v === '' ? '-' : v);
 
+/** Width of the SN column, px: a whole 17-character serial number (the usual length) without "…". */
+export const SN_COLUMN_WIDTH = 210;
+
 export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[] {
   const elapsed = (s: number) => {
     const p = durationParts(s);
     return t('units.elapsed', { ...p });
   };
-  const hashrate = (key: keyof MinerRow & ('gHS5s' | 'gHS30m' | 'gHSav' | 'rateIdeal'), hidden = false): MinerColumn => ({
+  /** `live`: a reading of now, meaningless once the miner is offline. */
+  const hashrate = (key: keyof MinerRow & ('gHS5s' | 'gHS30m' | 'gHSav' | 'rateIdeal'), live = false): MinerColumn => ({
     key,
     title: t(`columns.${key}`),
     width: 130,
     align: 'right',
     sortable: true,
-    defaultHidden: hidden,
-    render: (r) => formatHashrate(r[key]),
-    exportValue: (r) => formatHashrate(r[key]),
+    render: (r) => (live ? liveFigure(r.online, formatHashrate(r[key])) : formatHashrate(r[key])),
+    exportValue: (r) => (live && !r.online ? null : formatHashrate(r[key])),
   });
   const nullableHashrate = (key: 'rate1Hour' | 'rate24Hour'): MinerColumn => ({
     key,
@@ -103,7 +108,8 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       ),
       exportValue: (r) => r.ip,
     },
-    { key: 'sn', title: t('columns.sn'), width: 170, sortable: true, render: (r) => dash(r.sn), exportValue: (r) => r.sn },
+    // A 17-character SN is up to ~177 px at the table's 14 px sans-serif (widest of 816 measured), plus 2 × 10 px of padding.
+    { key: 'sn', title: t('columns.sn'), width: SN_COLUMN_WIDTH, sortable: true, render: (r) => dash(r.sn), exportValue: (r) => r.sn },
     { key: 'model', title: t('columns.model'), width: 120, sortable: true, render: (r) => dash(r.model), exportValue: (r) => r.model },
     {
       key: 'compileTime',
@@ -128,8 +134,8 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       render: (r) => <StatusBadges statuses={[r.network]} />,
       exportValue: (r) => label('network', r.network),
     },
-    hashrate('gHS5s'),
-    hashrate('gHS30m'),
+    hashrate('gHS5s', true),
+    hashrate('gHS30m', true),
     hashrate('gHSav'),
     hashrate('rateIdeal'),
     {
@@ -138,8 +144,8 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       width: 110,
       align: 'right',
       sortable: true,
-      render: (r) => formatPercent(r.hashRatePercent),
-      exportValue: (r) => r.hashRatePercent,
+      render: (r) => liveFigure(r.online, formatPercent(r.hashRatePercent)),
+      exportValue: (r) => (r.online ? r.hashRatePercent : null),
     },
     nullableHashrate('rate1Hour'),
     nullableHashrate('rate24Hour'),

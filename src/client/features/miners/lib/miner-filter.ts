@@ -69,3 +69,12 @@ export function counterFilter(f: MinerFilter): MinerFilter {
   const { status: _status, faultType: _fault, ...rest } = f;
   return rest;
 }
+
+/**
+ * The page to show instead when the list's answer says the page asked for is past the last one (an old link, a
+ * hand-typed ?page=99, miners removed since): the last page, or 1 when nothing matches. Null when the page is fine.
+ */
+export function pageBeyondLast(page: number, pageSize: number, total: number): number | null {
+  const last = Math.max(1, Math.ceil(Math.max(0, total) / Math.max(1, pageSize)));
+  return page > last ? last : null;
+}

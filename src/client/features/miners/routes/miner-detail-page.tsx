@@ -4,7 +4,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconRefresh } from '@tabler/icons-react';
+import { IconArrowLeft, IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAgentKey } from '@client/lib/agent-key';
@@ -18,7 +18,7 @@ import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status-badges';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
-import { durationParts, firmwareText, formatFans, formatPercent, formatTemp } from '../lib/format-miner';
+import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { usePermissions } from '@client/lib/session-api';
@@ -137,6 +137,11 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
   const canOperate = usePermissions().has(PERMISSION.minerOperations);
   return (
     <Stack gap="md">
+      {!m.online && (
+        <Alert color="gray" variant="light" icon={<IconPlugConnectedX size={18} />} title={t('detail.offline', { time: formatDate(m.takenAt) })} data-testid="miner-detail-offline">
+          {t('detail.offlineHint')}
+        </Alert>
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Section title={t('detail.identity')} testId="miner-detail-identity">
           <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
@@ -180,11 +185,17 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
               )}
             </Field>
             <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-              <Field label={t('columns.gHS5s')}>{formatHashrate(m.gHS5s)}</Field>
-              <Field label={t('columns.gHS30m')}>{formatHashrate(m.gHS30m)}</Field>
+              <Field label={t('columns.gHS5s')}>
+                <span data-testid="miner-detail-gHS5s">{liveFigure(m.online, formatHashrate(m.gHS5s))}</span>
+              </Field>
+              <Field label={t('columns.gHS30m')}>
+                <span data-testid="miner-detail-gHS30m">{liveFigure(m.online, formatHashrate(m.gHS30m))}</span>
+              </Field>
               <Field label={t('columns.gHSav')}>{formatHashrate(m.gHSav)}</Field>
               <Field label={t('columns.rateIdeal')}>{formatHashrate(m.rateIdeal)}</Field>
-              <Field label={t('columns.hashRatePercent')}>{formatPercent(m.hashRatePercent)}</Field>
+              <Field label={t('columns.hashRatePercent')}>
+                <span data-testid="miner-detail-hashRatePercent">{liveFigure(m.online, formatPercent(m.hashRatePercent))}</span>
+              </Field>
               <Field label={t('columns.rate24Hour')}>{m.rate24Hour === null ? '-' : formatHashrate(m.rate24Hour)}</Field>
             </SimpleGrid>
           </Stack>
@@ -229,7 +240,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
                       <Table.Td ta="right">{range(b.tempChip)}</Table.Td>
                       <Table.Td ta="right">{range(b.tempPcb)}</Table.Td>
                       <Table.Td ta="right">{range(b.tempPic)}</Table.Td>
-                      <Table.Td ta="right">{formatHashrate(b.rateGhs)}</Table.Td>
+                      <Table.Td ta="right">{liveFigure(m.online, formatHashrate(b.rateGhs))}</Table.Td>
                       <Table.Td ta="right">{formatNumber(b.hwErrors)}</Table.Td>
                       <Table.Td ta="right">{b.freqMhz ? `${formatNumber(b.freqMhz)} MHz` : '-'}</Table.Td>
                       <Table.Td>
@@ -289,7 +300,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
                       <Table.Td>
                         {i + 1}
                         {p.active && (
-                          <Badge size="xs" ml={4} variant="filled">
+                          <Badge size="xs" ml={4} variant="filled" miw="max-content" data-testid="miner-pool-active">
                             {t('pools.active')}
                           </Badge>
                         )}

@@ -25,7 +25,7 @@ import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
 import { type ExportFormat, exportMiners } from '../lib/export-miners';
 import { type MinerColumn, minerColumns } from '../lib/miner-columns';
-import { type MinerFilterUpdate, type MinerListState, counterFilter, readListState, writeListState } from '../lib/miner-filter';
+import { type MinerFilterUpdate, type MinerListState, counterFilter, pageBeyondLast, readListState, writeListState } from '../lib/miner-filter';
 import { EMPTY_SELECTION, type MinerSelection, applyTableKeys, isAllMatching, selectAllMatching, selectedRows, selectionCount, visibleSelectedKeys } from '../lib/miner-selection';
 import { useMinerLabels } from '../lib/use-miner-labels';
 
@@ -84,6 +84,13 @@ function MinerList({ agentKey }: { agentKey: string }) {
   const stat = useMinerStat(agentKey, statFilter);
   const rows = list.data?.list ?? NO_ROWS;
   const total = list.data?.total ?? 0;
+
+  // A page past the last (?page=99 of 20): go to the last page rather than saying there are no miners.
+  const lastPage = list.data && !list.isPlaceholderData ? pageBeyondLast(page, pageSize, list.data.total) : null;
+  useEffect(() => {
+    if (lastPage === null) return;
+    setState((s) => (s.page === page && s.pageSize === pageSize ? { ...s, page: lastPage } : s));
+  }, [lastPage, page, pageSize, setState]);
 
   const columns = useMemo(() => minerColumns(t, label), [t, label]);
   const { visibleColumns } = useTablePreferences(MINER_TABLE_PREF_KEY, columns);
@@ -178,7 +185,7 @@ function MinerList({ agentKey }: { agentKey: string }) {
         rows={rows}
         rowKey="ip"
         prefKey={MINER_TABLE_PREF_KEY}
-        loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
+        loading={list.isPending || (list.isFetching && list.isPlaceholderData) || lastPage !== null}
         error={list.isError && !list.data ? list.error : undefined}
         onRetry={() => void list.refetch()}
         emptyText={Object.keys(filter).length ? t('list.emptyFiltered') : t('list.empty')}

@@ -15,7 +15,7 @@ import { formatNumber } from '@shared/format/number';
 import { useAgentKey } from '@client/lib/agent-key';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { useMinerList } from '../api/miners-api';
-import { ProbeTile, type TempUnit, tempBand } from '../components/probe-tile';
+import { HOT_FROM_C, ProbeTile, type TempUnit, tempBand, tempText } from '../components/probe-tile';
 
 const PAGE_SIZE = 240;
 const UNIT_KEY = 'hf.probeUnit';
@@ -96,8 +96,8 @@ export function MinerProbesPage() {
           <Group gap="xs">
             <Badge variant="light">{t('probes.online', { count: total })}</Badge>
             {hot > 0 && (
-              <Badge color="red" variant="light">
-                {t('probes.hot', { count: hot })}
+              <Badge color="red" variant="light" data-testid="probes-hot">
+                {t('probes.hot', { count: hot, threshold: tempText(HOT_FROM_C, unit) })}
               </Badge>
             )}
             <Text size="xs" c="dimmed">

@@ -1,0 +1,107 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18next, { type i18n as I18n } from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter } from 'react-router-dom';
+import miners from '@locales/en-US/miners.json';
+import { setAgentKey } from '@client/lib/agent-key';
+import { formatDate } from '@shared/format/date';
+import type { MinerDetail } from '@shared/schemas/miner';
+import { MinerDetailPage } from './miner-detail-page';
+
+let i18n: I18n;
+
+beforeAll(async () => {
+  i18n = i18next.createInstance();
+  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { miners } }, ns: ['miners'], defaultNS: 'miners', interpolation: { escapeValue: false } });
+});
+
+afterEach(() => {
+  cleanup(); // before the farm is forgotten, which would re-render the page
+  vi.unstubAllGlobals();
+  setAgentKey(null);
+});
+
+const TAKEN_AT = '2026-11-24T02:54:47.000Z';
+
+function miner(online: boolean): MinerDetail {
+  return {
+    ip: '10.0.0.9',
+    sn: 'HTM3CS40ZXQWMBNKD',
+    mac: '',
+    make: 'Antminer',
+    model: 'S19',
+    family: 'antminer-stock',
+    firmwareVersion: '',
+    compileTime: null,
+    online,
+    network: 'dhcp',
+    statuses: [online ? 'online' : 'offline'],
+    faultLabels: [],
+    errorCodes: [],
+    workMode: 'normal',
+    elapsed: 3600,
+    powerW: null,
+    firstSeenAt: TAKEN_AT,
+    takenAt: TAKEN_AT,
+    gHS5s: 237_920,
+    gHS30m: 236_100,
+    gHSav: 235_000,
+    rateIdeal: 234_000,
+    hashRatePercent: 101.7,
+    rate24Hour: null,
+    tempChipMax: 80,
+    snapshot: {
+      sn: 'HTM3CS40ZXQWMBNKD',
+      boards: [{ index: 0, sn: null, chips: 76, expectedChips: 76, tempChip: [70], tempPcb: [60], tempPic: [50], rateGhs: 79_300, hwErrors: 1, freqMhz: 650, failed: false }],
+      fans: [6000],
+      pools: [{ url: 'stratum+tcp://btc.example.com:3333', user: 'w1', status: 'alive', accepted: 10, rejected: 0, active: true }],
+    },
+  } as unknown as MinerDetail;
+}
+
+function mount(m: MinerDetail) {
+  vi.stubGlobal('fetch', async (url: string) => {
+    if (url.startsWith('/api/miner/detail')) return new Response(JSON.stringify({ code: 0, msg: 'success', data: m }));
+    if (url.startsWith('/api/miner/history')) return new Response(JSON.stringify({ code: 0, msg: 'success', data: [] }));
+    return new Promise(() => undefined);
+  });
+  setAgentKey('north-hall');
+  render(
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MantineProvider env="test">
+          <MemoryRouter initialEntries={['/device/miner/detail?ip=10.0.0.9']}>
+            <MinerDetailPage />
+          </MemoryRouter>
+        </MantineProvider>
+      </QueryClientProvider>
+    </I18nextProvider>,
+  );
+}
+
+const live = () => ['gHS5s', 'gHS30m', 'hashRatePercent'].map((k) => screen.getByTestId(`miner-detail-${k}`).textContent);
+
+describe('miner detail', () => {
+  it('says an offline miner is offline since its last reading and shows no live hashrate', async () => {
+    mount(miner(false));
+    const notice = await screen.findByTestId('miner-detail-offline');
+    expect(notice.textContent).toContain(`Offline — last reading at ${formatDate(TAKEN_AT)}`);
+    expect(live()).toEqual(['—', '—', '—']);
+    const board = screen.getByTestId('miner-board-row');
+    expect(board.textContent).not.toContain('79.30 TH/s');
+    // The figures that are not live stay.
+    expect(screen.getByTestId('miner-detail-state').textContent).toContain('235.00 TH/s');
+  });
+
+  it('shows an online miner’s live figures without a notice', async () => {
+    mount(miner(true));
+    await screen.findByTestId('miner-detail-state');
+    expect(screen.queryByTestId('miner-detail-offline')).toBeNull();
+    expect(live()).toEqual(['237.92 TH/s', '236.10 TH/s', '101.7%']);
+    expect(screen.getByTestId('miner-board-row').textContent).toContain('79.30 TH/s');
+    expect(screen.getByTestId('miner-pool-active').textContent).toBe('active');
+  });
+});

@@ -1,0 +1,61 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18next, { type i18n as I18n } from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { BrowserRouter } from 'react-router-dom';
+import miners from '@locales/en-US/miners.json';
+import { setAgentKey } from '@client/lib/agent-key';
+import { MinerListPage } from './miner-list-page';
+
+let i18n: I18n;
+
+beforeAll(async () => {
+  i18n = i18next.createInstance();
+  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { miners } }, ns: ['miners'], defaultNS: 'miners', interpolation: { escapeValue: false } });
+});
+
+afterEach(() => {
+  cleanup(); // before the farm is forgotten, which would re-render the page
+  vi.unstubAllGlobals();
+  setAgentKey(null);
+  window.history.replaceState(null, '', '/');
+});
+
+const TOTAL = 1000;
+
+describe('miner list paging', () => {
+  it('goes to the last page when the address asks for a page past it', async () => {
+    const pages: number[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      const u = new URL(url, 'http://localhost');
+      if (u.pathname === '/api/miner/list') {
+        const page = Number(u.searchParams.get('page'));
+        const size = Number(u.searchParams.get('pageSize'));
+        pages.push(page);
+        const from = (page - 1) * size;
+        const list = Array.from({ length: Math.max(0, Math.min(size, TOTAL - from)) }, (_, i) => ({ ip: `10.0.${Math.floor((from + i) / 250)}.${(from + i) % 250}`, online: true, statuses: ['online'], faultLabels: [], fans: [], network: 'dhcp', workMode: 'normal' }));
+        return new Response(JSON.stringify({ code: 0, msg: 'success', data: { list, total: TOTAL } }));
+      }
+      return new Promise(() => undefined);
+    });
+    setAgentKey('north-hall');
+    window.history.replaceState(null, '', '/device/miner?page=99');
+    render(
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MantineProvider env="test">
+            <BrowserRouter>
+              <MinerListPage />
+            </BrowserRouter>
+          </MantineProvider>
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+    await waitFor(() => expect(window.location.search).toBe('?page=20'));
+    await waitFor(() => expect(screen.getAllByTestId('data-table-row').length).toBeGreaterThan(0));
+    expect(pages).toEqual([99, 20]);
+    expect(screen.queryByText(miners.list.empty)).toBeNull();
+  });
+});

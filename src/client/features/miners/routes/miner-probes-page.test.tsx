@@ -1,0 +1,52 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18next, { type i18n as I18n } from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter } from 'react-router-dom';
+import miners from '@locales/en-US/miners.json';
+import { setAgentKey } from '@client/lib/agent-key';
+import type { MinerRow } from '@shared/schemas/miner';
+import { MinerProbesPage } from './miner-probes-page';
+
+let i18n: I18n;
+
+beforeAll(async () => {
+  i18n = i18next.createInstance();
+  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { miners } }, ns: ['miners'], defaultNS: 'miners', interpolation: { escapeValue: false } });
+});
+
+afterEach(() => {
+  cleanup(); // before the farm is forgotten, which would re-render the page
+  vi.unstubAllGlobals();
+  setAgentKey(null);
+  localStorage.clear();
+});
+
+const row = (ip: string, tempChipMax: number) => ({ ip, online: true, tempChipMax }) as MinerRow;
+
+describe('probe wall', () => {
+  it('states the hot threshold in the unit chosen', async () => {
+    const list = [row('10.0.0.1', 92), row('10.0.0.2', 86), row('10.0.0.3', 70)];
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 0, msg: 'success', data: { list, total: list.length } })));
+    setAgentKey('north-hall');
+    render(
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MantineProvider env="test">
+            <MemoryRouter>
+              <MinerProbesPage />
+            </MemoryRouter>
+          </MantineProvider>
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+    const hot = await screen.findByTestId('probes-hot');
+    expect(hot.textContent).toBe('2 at 85 °C or more');
+    fireEvent.click(screen.getByText('°F'));
+    await waitFor(() => expect(hot.textContent).toBe('2 at 185 °F or more'));
+    fireEvent.click(screen.getByText('K'));
+    await waitFor(() => expect(hot.textContent).toBe('2 at 358.1 K or more'));
+  });
+});
