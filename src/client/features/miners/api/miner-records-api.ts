@@ -25,7 +25,10 @@ export function useOnShelf(agentKey: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (ips: string[]) => api.post<{ changed: string[] }>('/api/miner/onShelf', { agentKey, ips }, { as: 'json' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: recordKeys.offShelfAll }),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: recordKeys.offShelfAll });
+      await qc.invalidateQueries({ queryKey: minerKeys.all }); // back in the on-shelf list
+    },
   });
 }
 

@@ -8,6 +8,8 @@ import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { ERROR } from '@shared/errors';
 import { type MinerBatchOp, RECORD_ONLY_OPS } from '@shared/schemas/batch-operations';
 import { batchKeys, runBatchOp } from '../api/batch-api';
+import { recordKeys } from '../api/miner-records-api';
+import { minerKeys } from '../api/miners-api';
 import { type BatchParams, type BatchTarget, defaultParams, opNeedsCode, overLimit, paramsBody } from '../lib/batch-target';
 import { BatchOpFields } from './batch-op-fields';
 import { BatchProgressPanel } from './batch-progress-panel';
@@ -58,6 +60,12 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
       setTaskId(r.taskId);
       notifySuccess(t('batch.dialog.started'));
       void qc.invalidateQueries({ queryKey: batchKeys.all });
+      // Ops on our records only (customer, accident, off shelf, remove) are done already: the list and the off-shelf
+      // records show them now (an op that reaches miners shows in their next readings).
+      if (recordsOnly) {
+        void qc.invalidateQueries({ queryKey: minerKeys.all });
+        void qc.invalidateQueries({ queryKey: recordKeys.offShelfAll });
+      }
     } catch (e) {
       if (e instanceof ApiError && CODE_ERRORS.has(e.code)) setErrors({ code: e.message });
       else if (e instanceof ApiError) setErrors(e.fields);
