@@ -25,6 +25,7 @@ import {
 import { Button, Loader, NativeSelect, Pagination, Text, UnstyledButton } from '@mantine/core';
 import { IconAlertTriangle, IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@shared/format/number';
 import { ColumnPicker, columnLabel } from './column-picker';
 import {
   DEFAULT_PAGE_SIZE,
@@ -632,7 +633,7 @@ export function DataTable<Row>({
       {showPagination && pagination && (
         <div className={classes.footer} data-testid="data-table-pagination">
           <Text size="sm" c="dimmed">
-            {t('total', { total: pagination.total })}
+            {t('total', { total: formatNumber(pagination.total) })}
           </Text>
           <Pagination
             size="sm"

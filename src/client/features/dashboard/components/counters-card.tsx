@@ -41,7 +41,7 @@ export function CountersCard({ stat, pending, error, onRetry }: { stat: Dashboar
         <Title order={4}>{t('counters.title')}</Title>
         {stat && (
           <Text size="sm" c="dimmed">
-            {t('counters.total', { count: stat.total })}
+            {t('counters.total', { count: stat.total, n: formatNumber(stat.total) })}
           </Text>
         )}
       </Group>
