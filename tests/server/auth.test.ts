@@ -63,8 +63,11 @@ describe('accounts and sessions', () => {
     const c = new Client(t.app);
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => c.post('/api/userv3/login', { user: ADMIN.user, password: `bad-${i}-xxxx` })));
     const codes = answers.map((a) => a.statusCode);
-    expect(codes.filter((s) => s === 400).length).toBeLessThanOrEqual(3);
-    expect(codes.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+    const checked = codes.filter((s) => s === 400).length;
+    expect(checked).toBeLessThanOrEqual(3); // none at all when every attempt counted all twelve
+    expect(codes.filter((s) => s === 429).length).toBe(12 - checked);
+    // A refusal may be early (it counted attempts refused meanwhile): what is left of the limit can still be tried.
+    for (let i = checked; i < 3; i++) expect((await c.post('/api/userv3/login', { user: ADMIN.user, password: `late-${i}-xxxx` })).statusCode).toBe(400);
     expect((await c.post('/api/userv3/login', { user: ADMIN.user, password: ADMIN.password })).statusCode).toBe(429);
     // A user waiting out their limit does not use up the address's attempts, and a good login gives its attempt
     // back: others behind the same address still log in.
