@@ -22,7 +22,7 @@ function scopeOf(request: FastifyRequest): string {
 }
 
 /** The answer as kept for replays: without the route's unkept fields of its data (set to null). */
-export function keptAnswer(json: string, unkept: readonly string[] | undefined): string {
+function keptAnswer(json: string, unkept: readonly string[] | undefined): string {
   if (!unkept?.length) return json;
   try {
     const answer = JSON.parse(json) as { data?: unknown };

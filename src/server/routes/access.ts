@@ -36,6 +36,16 @@ function grantable(me: { is_admin: boolean }, held: ReadonlySet<number>, keys: n
   if (keys.some((k) => !held.has(k) && !before.has(k))) throw fieldError('permissions', 'validation.permissionsNotHeld', 'forbidden');
 }
 
+/**
+ * Why a caller may not give `role` to a user (null: they may): an administrator gives any; anyone else no
+ * administrator role and none holding keys they do not hold themselves.
+ */
+function roleRefusal(me: { is_admin: boolean }, held: ReadonlySet<number>, role: Pick<RoleRecord, 'builtin' | 'permissions'>): 'adminOnly' | 'permissionsNotHeld' | null {
+  if (me.is_admin) return null;
+  if (role.builtin) return 'adminOnly';
+  return role.permissions.every((k) => held.has(k)) ? null : 'permissionsNotHeld';
+}
+
 export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
@@ -63,11 +73,10 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
     return ok(rows.map(toRoleRow));
   });
 
-  // The roles a caller may give (user/save): an administrator all; anyone else no administrator role and none holding
-  // keys they do not hold.
+  // The roles the caller may give (user/save).
   app.get('/api/options/role', { config: { permission: 'authenticated' }, schema: { tags: ['access'] } }, async (req) => {
     const rows = await db.selectFrom('roles').select(['id', 'name', 'builtin', 'permissions']).orderBy('builtin', 'desc').orderBy('created_at').execute();
-    const givable = req.user!.is_admin ? rows : rows.filter((r) => !r.builtin && r.permissions.every((k) => req.permissions.has(k)));
+    const givable = rows.filter((r) => roleRefusal(req.user!, req.permissions, r) === null);
     return ok(givable.map((r) => ({ text: r.name, value: r.id })));
   });
 
@@ -122,12 +131,11 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
     const clash = await db.selectFrom('users').select('id').where(sql`lower(user_name)`, '=', b.user.toLowerCase()).executeTakeFirst();
     if (clash && clash.id !== b.id) throw fieldError('user', 'userTaken', 'userTaken');
     const isAdminRole = role.builtin;
-    // A non-administrator gives no administrator role and no role holding keys they do not hold themselves (a user
-    // keeping the role they have is no grant).
-    const grants = async () => {
-      if (me.is_admin) return;
-      if (isAdminRole) throw new AppError('adminOnly');
-      if (role.permissions.some((k) => !req.permissions.has(k))) throw fieldError('roleId', 'validation.permissionsNotHeld', 'forbidden');
+    // Giving a role (a new user, a changed role; a user keeping theirs is no grant) needs the right to give it.
+    const grants = () => {
+      const refusal = roleRefusal(me, req.permissions, role);
+      if (refusal === 'adminOnly') throw new AppError('adminOnly');
+      if (refusal) throw fieldError('roleId', 'validation.permissionsNotHeld', 'forbidden');
     };
     const saved = await db.transaction().execute(async (trx) => {
       let id: string;
@@ -135,7 +143,7 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
         const existing = await trx.selectFrom('users').selectAll().where('id', '=', b.id).executeTakeFirst();
         if (!existing) throw new AppError('notFound');
         if (!me.is_admin && existing.is_admin) throw new AppError('adminOnly'); // nor edits an administrator (a password reset)
-        if (existing.role_id !== role.id) await grants();
+        if (existing.role_id !== role.id) grants();
         if (existing.id === me.id && b.disabled) throw new AppError('cannotDeleteSelf');
         if (existing.is_admin && (!isAdminRole || b.disabled)) {
           const admins = await trx.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('is_admin', '=', true).where('disabled', '=', false).executeTakeFirstOrThrow();
@@ -159,7 +167,7 @@ export async function accessRoutes(fastify: FastifyInstance): Promise<void> {
         if (b.disabled || b.password) await trx.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
         id = existing.id;
       } else {
-        await grants();
+        grants();
         if (!b.password) throw fieldError('password', 'validation.passwordRequired');
         const row = await trx
           .insertInto('users')

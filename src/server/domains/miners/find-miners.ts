@@ -168,8 +168,7 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   const orderBy = minerOrder(sort, order);
   const offset = (page - 1) * pageSize;
   const covered = stampCovers(filter);
-  // Whether off-shelf miners are left out is part of what is kept (the answer to a farm with none differs).
-  const key = `${filterKey(agentKey, filter)}${offShelf ? '\u0000on-shelf' : ''}`;
+  const key = filterKey(agentKey, filter, offShelf);
   const listKey = `${key}\u0000${sort ?? ''}\u0000${order ?? ''}`;
   const canList = covered && !(sort && CLOCK_SORTS.has(sort));
   const counts = countKind(filter);

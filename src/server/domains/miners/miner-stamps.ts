@@ -54,11 +54,12 @@ export const stampsOf = (r: { stamp: string; identity_stamp: string } | undefine
 export const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined;
 
 /** The key of a farm's filter (its set parts in name order): equal filters, equal keys. */
-export function filterKey(agentKey: string, filter: MinerFilter): string {
+export function filterKey(agentKey: string, filter: MinerFilter, offShelf = false): string {
   const parts = Object.entries(filter)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1));
-  return `${agentKey}\u0000${JSON.stringify(parts)}`;
+  // Whether off-shelf miners are left out (hasOffShelf) is part of the result: a farm with none answers otherwise.
+  return `${agentKey}\u0000${JSON.stringify(parts)}${offShelf ? '\u0000on-shelf' : ''}`;
 }
 
 /** A kept result: its value, the data stamp it was made at, when (clock hour and ms), the farm's uploads noted before it was made. */

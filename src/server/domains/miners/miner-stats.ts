@@ -87,7 +87,7 @@ const statCache = new DataStampCache<MinerStat>(60_000, 200);
 export async function getMinerStat(db: DB, agentKey: string, filter: MinerFilter): Promise<MinerStat> {
   const offShelf = await hasOffShelf(db, agentKey);
   if (!stampCovers(filter)) return (await countStat(db, agentKey, filter, offShelf)).value;
-  return statCache.get(db, agentKey, `${filterKey(agentKey, filter)}${offShelf ? '\u0000on-shelf' : ''}`, () => countStat(db, agentKey, filter, offShelf));
+  return statCache.get(db, agentKey, filterKey(agentKey, filter, offShelf), () => countStat(db, agentKey, filter, offShelf));
 }
 
 /** The counters of the miners matching `filter`, with the farm's data stamp read in the same statement. */

@@ -2,20 +2,19 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18next, { type i18n as I18n } from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import miners from '@locales/en-US/miners.json';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
 import { sessionKeys } from '@client/lib/session-api';
 import type { MinerRow } from '@shared/schemas/miner';
 import { BATCH_OP_GROUPS } from '../lib/batch-target';
 import { EMPTY_SELECTION, applyTableKeys } from '../lib/miner-selection';
 import { BatchOperationsBar } from './batch-operations-bar';
+import { minersI18n } from '../lib/test-setup';
 
 let i18n: I18n;
 
 beforeAll(async () => {
-  i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { miners } }, ns: ['miners'], defaultNS: 'miners', interpolation: { escapeValue: false } });
+  i18n = await minersI18n();
 });
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,26 +1,23 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18next, { type i18n as I18n } from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
-import miners from '@locales/en-US/miners.json';
 import { setAgentKey } from '@client/lib/agent-key';
 import type { MinerRow } from '@shared/schemas/miner';
 import { MinerProbesPage } from './miner-probes-page';
+import { minersI18n, resetPage } from '../lib/test-setup';
 
 let i18n: I18n;
 
 beforeAll(async () => {
-  i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { miners } }, ns: ['miners'], defaultNS: 'miners', interpolation: { escapeValue: false } });
+  i18n = await minersI18n();
 });
 
 afterEach(() => {
-  cleanup(); // before the farm is forgotten, which would re-render the page
-  vi.unstubAllGlobals();
-  setAgentKey(null);
+  resetPage();
   localStorage.clear();
 });
 
