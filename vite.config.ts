@@ -92,6 +92,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/client/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/support/client-setup.ts'],
+          // Longer than the 5 s Testing Library waits for (client-setup.ts), so a slow wait fails with its own message.
+          testTimeout: 15000,
         },
       },
       {

@@ -13,6 +13,20 @@ mkdirSync(out, { recursive: true });
 const totals = { passed: 0, failed: 0 };
 const failures = [];
 const times = [];
+const failedTests = [];
+
+/** The failed tests of a vitest JSON report, with the first line of their error, for the closing summary (CI shows the tail). */
+function noteFailedTests(name, j) {
+  for (const file of j.testResults ?? []) {
+    const rel = path.relative(process.cwd(), file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) {
+      const first = String(a.failureMessages?.[0] ?? '').split('\n').find((l) => l.trim()) ?? '';
+      failedTests.push(`${name}: ${rel} > ${a.fullName ?? a.title}\n    ${first.slice(0, 300)}`);
+    }
+    if (!failed.length && file.status === 'failed') failedTests.push(`${name}: ${rel}\n    ${String(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+  }
+}
 
 function step(name, cmd, args, env = {}) {
   const t0 = Date.now();
@@ -32,6 +46,7 @@ function vitest(name, args, env = {}) {
     totals.passed += j.numPassedTests ?? 0;
     totals.failed += (j.numFailedTests ?? 0) + (j.numRuntimeErrorTests ?? 0);
     if ((j.numTotalTests ?? 0) === 0) failures.push(`${name} (ran no test)`);
+    noteFailedTests(name, j);
   } else totals.failed += 1;
 }
 
@@ -46,6 +61,7 @@ if (process.env.SKIP_PG !== '1') {
     const j = JSON.parse(readFileSync(file, 'utf8'));
     totals.passed += j.numPassedTests ?? 0;
     totals.failed += j.numFailedTests ?? 0;
+    noteFailedTests('server-postgres', j);
   } else totals.failed += 1;
 }
 if (process.env.SKIP_E2E !== '1') {
@@ -53,6 +69,7 @@ if (process.env.SKIP_E2E !== '1') {
   else failures.push('e2e-chromium (not run: build failed)');
 }
 
+if (failedTests.length) console.log(`\nfailed tests:\n  ${failedTests.join('\n  ')}`);
 console.log(`\nstages: ${times.join(', ')}`);
 if (failures.length) console.log(`failed stages: ${failures.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`);

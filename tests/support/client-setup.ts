@@ -4,7 +4,12 @@
  * (vitest runs without globals, so Testing Library cannot register its own cleanup).
  */
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy* / waitFor give up after 5 s instead of Testing Library's 1 s: CI runs this project beside the server
+// suite on two cores, where a page of Mantine rows can take longer than a second to render in jsdom (a page test
+// failed there on its 1 s wait). What is awaited does not change, only how long a slow machine is given.
+configure({ asyncUtilTimeout: 5000 });
 
 // Lets React know act() is available (Testing Library sets it only inside its own helpers).
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
