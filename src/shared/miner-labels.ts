@@ -39,12 +39,29 @@ export const MINER_FAULT_LABELS: readonly FaultLabel[] = [
 
 export const MINER_POOL_STATUSES: readonly PoolStatus[] = ['alive', 'dead', 'unknown'];
 
+/**
+ * Accident / exception types a miner can be marked with (spec 3 §3 "Accident/exception types: list retrieved from
+ * options": GET /api/options/accidentList; batchAccident and the field app's "Mark fault"). The fault labels first
+ * (what a technician sees on the miner), then what happened around it. A mark stored before this list (free text)
+ * is shown as it was written.
+ */
+export const MINER_ACCIDENT_TYPES = [
+  ...MINER_FAULT_LABELS,
+  'power-failure',
+  'network-failure',
+  'liquid-damage',
+  'physical-damage',
+  'other',
+] as const;
+export type MinerAccidentType = (typeof MINER_ACCIDENT_TYPES)[number];
+
 interface LabelCatalogue {
   status: Record<MinerStatus, string>;
   faultType: Record<FaultLabel, string>;
   workMode: Record<WorkMode, string>;
   network: Record<MinerNetwork, string>;
   poolStatus: Record<PoolStatus, string>;
+  accident: Record<Exclude<MinerAccidentType, FaultLabel>, string>;
 }
 
 export type MinerLabelKind = keyof LabelCatalogue;
@@ -75,6 +92,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     workMode: { normal: '正常', sleep: '休眠', 'low-power': '低功耗', high: '高性能' },
     network: { online: '在线', offline: '离线' },
     poolStatus: { alive: '正常', dead: '失效', unknown: '未知' },
+    accident: { 'power-failure': '断电', 'network-failure': '网络故障', 'liquid-damage': '进水 / 液体损坏', 'physical-damage': '物理损坏', other: '其他' },
   },
   'en-US': {
     status: {
@@ -101,6 +119,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     workMode: { normal: 'Normal', sleep: 'Sleep', 'low-power': 'Low power', high: 'High performance' },
     network: { online: 'Online', offline: 'Offline' },
     poolStatus: { alive: 'Alive', dead: 'Dead', unknown: 'Unknown' },
+    accident: { 'power-failure': 'Power failure', 'network-failure': 'Network failure', 'liquid-damage': 'Liquid damage', 'physical-damage': 'Physical damage', other: 'Other' },
   },
   ru: {
     status: {
@@ -127,21 +146,25 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     workMode: { normal: 'Обычный', sleep: 'Сон', 'low-power': 'Пониженное питание', high: 'Высокая производительность' },
     network: { online: 'В сети', offline: 'Не в сети' },
     poolStatus: { alive: 'Работает', dead: 'Не работает', unknown: 'Неизвестно' },
+    accident: { 'power-failure': 'Отключение питания', 'network-failure': 'Сбой сети', 'liquid-damage': 'Повреждение жидкостью', 'physical-damage': 'Механическое повреждение', other: 'Другое' },
   },
 };
 
-const VALUES: { [K in MinerLabelKind]: readonly (keyof LabelCatalogue[K])[] } = {
+const VALUES: { [K in MinerLabelKind]: readonly (K extends 'accident' ? MinerAccidentType : keyof LabelCatalogue[K])[] } = {
   status: MINER_STATUSES,
   faultType: MINER_FAULT_LABELS,
   workMode: MINER_WORK_MODES,
   network: MINER_NETWORKS,
   poolStatus: MINER_POOL_STATUSES,
+  accident: MINER_ACCIDENT_TYPES,
 };
 
-/** The name of a value in a language; an unknown value is returned as it is. */
+/** The name of a value in a language; an unknown value (a free-text accident mark) is returned as it is. */
 export function minerLabel(locale: Locale, kind: MinerLabelKind, value: string): string {
-  const table = (LABELS[locale] ?? LABELS[DEFAULT_LOCALE])[kind] as Record<string, string>;
-  return table[value] ?? value;
+  const catalogue = LABELS[locale] ?? LABELS[DEFAULT_LOCALE];
+  const table = catalogue[kind] as Record<string, string>;
+  // The accident types begin with the fault labels, named as the fault labels are.
+  return table[value] ?? (kind === 'accident' ? (catalogue.faultType as Record<string, string>)[value] : undefined) ?? value;
 }
 
 /** A fixed vocabulary as dropdown options `{ text, value }` in catalogue order. */

@@ -9,6 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { PERMISSION } from '@shared/menu-catalogue';
+import { MINER_ACCIDENT_TYPES } from '@shared/miner-labels';
 import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import {
   BATCH_OPS,
@@ -20,7 +21,7 @@ import {
 } from '@shared/schemas/batch-operations';
 import { pruneBatchLeftovers } from '@server/domains/batch/prune';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
+import { type Client, type TestApp, body, createCustomer, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const FLEET = 20;
 const KEY = 'batch-a';
@@ -43,7 +44,7 @@ const VALID: Record<(typeof BATCH_OPS)[number], Record<string, unknown>> = {
   batchSetFrequency: { freqMhz: 500 },
   batchChangePowerPercent: { percent: 90 },
   batchSetFans: { mode: 'manual', percent: 70 },
-  batchAccident: { accident: 'flood', note: 'row 3' },
+  batchAccident: { accident: 'liquid-damage', note: 'row 3' },
   setAgentPower: { powerLimitKw: 1200 },
 };
 
@@ -64,7 +65,7 @@ const BAD: Record<(typeof BATCH_OPS)[number], Record<string, unknown>> = {
   batchSetFrequency: { freqMhz: 0 },
   batchChangePowerPercent: { percent: 150 },
   batchSetFans: { mode: 'manual', percent: '' },
-  batchAccident: { accident: '' },
+  batchAccident: { accident: 'flood' },
   setAgentPower: { powerLimitKw: -5 },
 };
 
@@ -133,6 +134,7 @@ describe('miner batch operations', () => {
     t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Hashfield <codes@hashfield.test>' });
     admin = await setupAdmin(t.app);
     farm = await createFarm(admin, KEY);
+    for (const name of ['ACME', 'Hosted Ltd']) await createCustomer(admin, KEY, name);
     const takenAt = new Date().toISOString();
     const batch: SnapshotBatch = {
       agentVersion: '1.4.2',
@@ -244,13 +246,40 @@ describe('miner batch operations', () => {
     expect(await taskCount()).toBe(before + 1);
   });
 
+  it('changes the customer only to a customer of the farm, and marks accidents only with a type of the list', async () => {
+    const before = await taskCount();
+    const marksOf = () => t.db.selectFrom('miner_marks').select(['customer', 'accident']).where('agent_key', '=', KEY).where('ip', '=', ip(3)).executeTakeFirst();
+    const was = await marksOf();
+    const unknown = await op('batchCustomer', { ips: ip(3), customer: 'Nobody Inc' });
+    expect(unknown.statusCode).toBe(400);
+    expect(body<{ fields: Record<string, string> }>(unknown).data.fields.customer).toBe('No customer with this name on the farm');
+    const freeText = await op('batchAccident', { ips: ip(3), accident: 'flooded row 3' });
+    expect(freeText.statusCode).toBe(400);
+    expect(body<{ fields: Record<string, string> }>(freeText).data.fields.accident).toBe('Choose an accident type from the list');
+    expect(await marksOf()).toEqual(was);
+    expect(await taskCount()).toBe(before);
+
+    expect((await op('batchAccident', { ips: ip(3), accident: 'power-failure', note: 'breaker 4' })).statusCode).toBe(200);
+    expect(await marksOf()).toMatchObject({ accident: 'power-failure' });
+    // The list the dialog offers, named in the request's language; reading it needs the miners key.
+    const list = (lang: string) => admin.request({ method: 'GET', url: '/api/options/accidentList', headers: { I18N: lang } });
+    const en = body<{ text: string; value: string }[]>(await list('en-US')).data;
+    expect(en.map((o) => o.value)).toEqual([...MINER_ACCIDENT_TYPES]);
+    expect(en.find((o) => o.value === 'power-failure')?.text).toBe('Power failure');
+    expect(en.find((o) => o.value === 'missing-chip')?.text).toBe('Missing chip');
+    expect(body<{ text: string; value: string }[]>(await list('ru')).data.find((o) => o.value === 'power-failure')?.text).toBe('Отключение питания');
+    expect(body<{ text: string; value: string }[]>(await list('zh-CN')).data.find((o) => o.value === 'other')?.text).toBe('其他');
+    const { client } = await createMember(admin, 'no-miners', [PERMISSION.dashboard], [KEY]);
+    expect((await client.get('/api/options/accidentList')).statusCode).toBe(403);
+  });
+
   it('targets every miner matching a filter; records-only ops finish at once', async () => {
     const res = await op('batchCustomer', { filter: JSON.stringify({ model: 'S19j Pro' }), customer: 'Hosted Ltd' });
     expect(res.statusCode, res.body).toBe(200);
     const q = body<BatchQueuedResult>(res).data;
     expect(q).toMatchObject({ queued: 2, refused: [] });
     expect((await progress(q.taskId)).status).toBe('done');
-    const marks = await t.db.selectFrom('miner_marks').select(['ip', 'customer']).where('agent_key', '=', KEY).execute();
+    const marks = await t.db.selectFrom('miner_marks').select(['ip', 'customer']).where('agent_key', '=', KEY).where('customer', 'is not', null).execute();
     expect(marks.sort((a, b) => a.ip.localeCompare(b.ip))).toEqual([
       { ip: ip(9), customer: 'Hosted Ltd' },
       { ip: ip(19), customer: 'Hosted Ltd' },

@@ -155,6 +155,13 @@ export async function createFarm(admin: Client, agentKey: string, extra: Record<
   return body<{ agentKey: string; secret: string }>(res).data;
 }
 
+/** Creates a customer of the farm through the customers API (batchCustomer and the field app name existing customers); returns its id. */
+export async function createCustomer(admin: Client, agentKey: string, name: string): Promise<string> {
+  const res = await admin.post('/api/customer/save', { agentKey, name, contract: 'Li Wei', email: 'ops@customer.example', mobile: '', areaCode: '', electricUnit: 'USD', electricPrice: '0.05', hostingResult: JSON.stringify([{ type: 'Antminer S21', coinType: 'BTC', hashRate: 200, hashRateUnit: 'TH/s', minerModel: 'S21', minerNum: 10 }]) });
+  if (res.statusCode !== 200) throw new Error(`createCustomer failed: ${res.body}`);
+  return body<{ id: string }>(res).data.id;
+}
+
 /** Creates a role with `permissions` and a user holding it, member of `agentKeys`; returns the user's logged-in client. */
 export async function createMember(
   admin: Client,

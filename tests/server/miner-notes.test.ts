@@ -108,6 +108,14 @@ describe('miner notes and customer changes from the outbox', () => {
     const last = body<Page<MinerNote>>(await admin.get('/api/miner/notes', { agentKey: KEY, ip, page: '2', pageSize: '2' })).data;
     expect(last.list.map((x) => x.text)).toEqual(['older']);
     expect((await admin.get('/api/miner/notes', { agentKey: KEY, ip: 'nope' })).statusCode).toBe(400);
+    // The accident types beyond the fault labels (/api/options/accidentList) too; free text is refused, nothing stored.
+    const power = note({ kind: 'fault', faultType: 'power-failure', text: 'PDU 4 tripped' });
+    expect((await admin.post('/api/miner/notes', power)).statusCode).toBe(200);
+    expect(await marks()).toMatchObject({ accident: 'power-failure', accident_note: 'PDU 4 tripped' });
+    const free = await admin.post('/api/miner/notes', note({ kind: 'fault', faultType: 'flooded', text: 'water' }));
+    expect(free.statusCode).toBe(400);
+    expect(body<{ fields: Record<string, string> }>(free).data.fields.faultType).toBe('Choose an accident type from the list');
+    expect(await marks()).toMatchObject({ accident: 'power-failure' });
   });
 
   it('changes the customer against the marks version; stale → 409 with the current value; keyed replay → stored answer', async () => {

@@ -16,7 +16,7 @@ import { minerSyncSource } from '@server/domains/sync/miner-sync-rows';
 import { pruneSyncTombstones } from '@server/domains/sync/prune-tombstones';
 import { readSyncPage, settledVersion } from '@server/domains/sync/sync-feed';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
+import { type Client, type TestApp, body, createCustomer, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const FLEET = 25;
 const T0 = Date.now() - 3_600_000;
@@ -157,8 +157,11 @@ describe('delta sync', () => {
   });
 
   it('after a change of customer (batchCustomer), only that miner, with its marks and marksVersion', async () => {
+    // A customer of the farm (batchCustomer names one), removed again so the customers feed below starts empty.
+    const acme = await createCustomer(admin, farmA.agentKey, 'ACME');
     const res = await admin.post('/api/minerv2/batchCustomer', { agentKey: farmA.agentKey, ips: `${minerIp(5)},${minerIp(6)}`, customer: 'ACME' });
     expect(res.statusCode, res.body).toBe(200);
+    await t.db.deleteFrom('customers').where('id', '=', acme).execute();
     const { rows, cursor: c } = await drain(cursor, 100);
     expect(rows.map((r) => r.ip).sort()).toEqual([minerIp(5), minerIp(6)].sort());
     for (const r of rows) {

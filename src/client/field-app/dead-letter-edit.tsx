@@ -90,7 +90,7 @@ export function DeadLetterEdit({ entry, onClose }: { entry: OutboxEntry; onClose
                 <option value="" disabled>
                   —
                 </option>
-                {minerLabelOptions(currentLocale(), 'faultType').map((o) => (
+                {minerLabelOptions(currentLocale(), 'accident').map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.text}
                   </option>

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PERMISSION } from '@shared/menu-catalogue';
+import { minerLabelOptions } from '@shared/miner-labels';
 import { AgentKeyQuery } from '@shared/schemas/common';
 import { FarmSeriesQuery, MinerFilterQuery, MinerHistoryQuery, MinerKeyQuery, MinerListQuery } from '@shared/schemas/miner';
 import { findMiners, minerPageJson } from '../domains/miners/find-miners';
@@ -19,7 +20,8 @@ const FILTER_DOC =
   'Filters (all optional, combined with AND): status (online | offline | qualified | unqualified | zeroHashrate | cannotStart | illegalPool | abnormalIdeal | sleeping | lowPower), ' +
   'faultType (fault label), model, firmware (compile date YYYYMMDD or YYYY-MM-DD, or a firmware version, as /api/options/firmwareVersion gives), ' +
   'pool (part of any pool URL, case-insensitive), workMode, network (online | offline), keyword (IP prefix or part of the SN). ' +
-  'customer, subArea and shelf are accepted for the customer, sub-area and shelf features and narrow nothing yet.';
+  'customer (id from /api/options/customer, or the name), subArea (id from /api/options/area: the area and the areas under it, by their IP segments); ' +
+  'shelf is accepted for the shelves feature and narrows nothing yet.';
 
 export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -130,6 +132,15 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
       async (req) => ok(fixedMinerOptions(req.locale, name)),
     );
   }
+
+  app.get(
+    '/api/options/accidentList',
+    {
+      config: { permission: PERMISSION.miners },
+      schema: { tags, description: "Accident / exception types a miner can be marked with (batchAccident): [{ text, value }], text in the request's language." },
+    },
+    async (req) => ok(minerLabelOptions(req.locale, 'accident')),
+  );
 
   for (const name of FARM_OPTION_NAMES) {
     const what = { model: 'models', firmwareVersion: 'firmware (compile date YYYYMMDD where known, else the version string; text YYYY-MM-DD)', poolUrl: 'pool URLs' }[name];

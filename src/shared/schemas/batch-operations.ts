@@ -4,6 +4,7 @@
  * miner) or `ipListFileId` (an uploaded IP list, kept one hour). Bodies may be form-encoded (strings).
  */
 import { z } from 'zod';
+import { MINER_ACCIDENT_TYPES } from '../miner-labels';
 import { isIPv4 } from '../validation';
 import { MinerFilterQuery } from './miner';
 import { WorkMode } from './miner-snapshot';
@@ -164,7 +165,8 @@ export const BATCH_BODIES = {
     if (b.mode === 'manual' && b.percent === undefined) ctx.addIssue({ code: 'custom', path: ['percent'], message: 'validation.fanPercent' });
   }),
   batchAccident: batchBody({
-    accident: z.string().trim().min(1, 'validation.required').max(100, 'validation.remarkMax'),
+    /** A type of GET /api/options/accidentList (MINER_ACCIDENT_TYPES). */
+    accident: z.preprocess(blank, z.enum(MINER_ACCIDENT_TYPES, { message: 'validation.accidentType' })),
     note: z.preprocess(blank, z.string().trim().max(500, 'validation.remarkMax').default('')),
   }),
   setAgentPower: z.object({

@@ -3,7 +3,7 @@
  * client's UUIDv7 is the primary key) and a change of the miner's customer guarded by the marks version.
  */
 import { z } from 'zod';
-import { FaultLabel } from './miner-snapshot';
+import { MINER_ACCIDENT_TYPES, type MinerAccidentType } from '../miner-labels';
 import { LIMITS, isIPv4 } from '../validation';
 import { PageQuery } from './common';
 
@@ -21,7 +21,8 @@ export const AddMinerNoteBody = z
     id: z.string().regex(UUID_RE, 'validation.id').transform((v) => v.toLowerCase()),
     ip,
     kind: z.enum(MINER_NOTE_KINDS),
-    faultType: FaultLabel.optional(),
+    /** The accident type of a fault (GET /api/options/accidentList: the fault labels, then power failure …). */
+    faultType: z.enum(MINER_ACCIDENT_TYPES, { message: 'validation.accidentType' }).optional(),
     text: z.string().trim().max(MINER_NOTE_MAX, 'validation.remarkMax').default(''),
     createdAt: z.iso.datetime({ offset: true, message: 'validation.invalid' }),
   })
@@ -38,7 +39,7 @@ export interface MinerNote {
   id: string;
   ip: string;
   kind: MinerNoteKind;
-  faultType: FaultLabel | null;
+  faultType: MinerAccidentType | null;
   text: string;
   authorName: string | null;
   /** Client time of the change (ISO). */

@@ -5,7 +5,7 @@
  * onApplied hooks: the cached miner row takes the applied value at once (the next delta sync confirms it), and a
  * later customer change of the same miner queued against the old marks version is rebased on the new one.
  */
-import type { FaultLabel } from '@shared/schemas/miner-snapshot';
+import type { MinerAccidentType } from '@shared/miner-labels';
 import type { AddMinerNoteBody, ChangeMinerCustomerBody, ChangeMinerCustomerResult, MinerCustomerConflict, MinerNote } from '@shared/schemas/miner-notes';
 import { offlineDb } from './db';
 import type { OutboxEntry } from './db';
@@ -30,7 +30,7 @@ export function queueMinerNote(agentKey: string, ip: string, text: string, label
   return enqueue({ kind: MINER_WRITE_KINDS.note, url: MINER_NOTES_URL, body, agentKey, label });
 }
 
-export function queueMinerFault(agentKey: string, ip: string, faultType: FaultLabel, text: string, label: string): Promise<OutboxEntry> {
+export function queueMinerFault(agentKey: string, ip: string, faultType: MinerAccidentType, text: string, label: string): Promise<OutboxEntry> {
   const body: NoteBody = { agentKey, id: uuid7(), ip, kind: 'fault', faultType, text, createdAt: new Date().toISOString() };
   return enqueue({ kind: MINER_WRITE_KINDS.fault, url: MINER_NOTES_URL, body, agentKey, label });
 }

@@ -9,7 +9,7 @@ import { type CapabilityOp, checkCapability } from '@shared/miner-capabilities';
 import { type BatchBody, type BatchFailure, type BatchFilter, type MinerBatchOp, isSensitiveBatchOp } from '@shared/schemas/batch-operations';
 import type { Database } from '../../db/schema';
 import type { DB } from '../../db/kysely';
-import { AppError } from '../../errors';
+import { AppError, fieldError } from '../../errors';
 import { noteShelfChange } from '../miners/miner-stamps';
 import { type TargetMiner, type TargetSpec, resolveTargets } from './resolve-targets';
 import { consumeVerificationCode } from './verification-codes';
@@ -163,9 +163,16 @@ export function targetSpecOf(body: { ips?: string[]; filter?: BatchFilter; ipLis
   return { filter: body.filter ?? {} };
 }
 
+/** batchCustomer names a customer of the farm (as the field app's change of customer does): else 400 on the field, nothing changed. */
+async function checkCustomer(db: DB, agentKey: string, name: string): Promise<void> {
+  const found = await db.selectFrom('customers').select('id').where('agent_key', '=', agentKey).where('name', '=', name).executeTakeFirst();
+  if (!found) throw fieldError('customer', 'validation.customerUnknown');
+}
+
 export async function runMinerBatch<Op extends MinerBatchOp>(db: DB, input: RunBatchInput<Op>): Promise<BatchRunResult> {
   const { op, agentKey, userId, body } = input;
-  const b = body as { ips?: string[]; filter?: BatchFilter; ipListFileId?: string; code?: string };
+  const b = body as { ips?: string[]; filter?: BatchFilter; ipListFileId?: string; code?: string; customer?: string };
+  if (op === 'batchCustomer') await checkCustomer(db, agentKey, b.customer ?? '');
   const { miners, missing } = await resolveTargets(db, agentKey, userId, targetSpecOf(b));
   if (miners.length === 0 && missing.length === 0) throw new AppError('noTargets');
   if (isSensitiveBatchOp(op) && !input.verified) await consumeVerificationCode(db, userId, b.code);

@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
-import type { FaultLabel } from '@shared/schemas/miner-snapshot';
+import type { MinerAccidentType } from '@shared/miner-labels';
 import type { ChangeMinerCustomerResult, MinerCustomerConflict, MinerNote, MinerNoteKind } from '@shared/schemas/miner-notes';
 import type { DB } from '../../db/kysely';
 import { AppError, fieldError } from '../../errors';
@@ -16,7 +16,7 @@ export interface AddNoteInput {
   id: string;
   ip: string;
   kind: MinerNoteKind;
-  faultType?: FaultLabel | undefined;
+  faultType?: MinerAccidentType | undefined;
   text: string;
   createdAt: string;
 }
@@ -45,7 +45,7 @@ function toNote(r: NoteRow): MinerNote {
     id: r.id,
     ip: r.ip,
     kind: r.kind,
-    faultType: (r.fault_type as FaultLabel | null) ?? null,
+    faultType: (r.fault_type as MinerAccidentType | null) ?? null,
     text: r.text,
     authorName: r.author_name,
     createdAt: new Date(r.created_at).toISOString(),

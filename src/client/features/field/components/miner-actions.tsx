@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { minerLabel } from '@shared/miner-labels';
-import type { FaultLabel } from '@shared/schemas/miner-snapshot';
+import type { MinerAccidentType } from '@shared/miner-labels';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { currentLocale } from '@client/lib/i18n';
 import { getConnectivity } from '@client/lib/offline/connectivity';
@@ -78,8 +78,8 @@ export function MinerOfflineActions({ agentKey, miner }: { agentKey: string; min
         <MinerFaultDialog
           ip={miner.ip}
           onClose={close}
-          onSave={(fault: FaultLabel, text) =>
-            saved(() => queueMinerFault(agentKey, miner.ip, fault, text, t('label.fault', { ip: miner.ip, fault: minerLabel(currentLocale(), 'faultType', fault) })))
+          onSave={(fault: MinerAccidentType, text) =>
+            saved(() => queueMinerFault(agentKey, miner.ip, fault, text, t('label.fault', { ip: miner.ip, fault: minerLabel(currentLocale(), 'accident', fault) })))
           }
         />
       )}

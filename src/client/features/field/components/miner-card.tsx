@@ -125,7 +125,7 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
           {miner.customer ?? t('card.noCustomer')}
         </Fact>
         <Fact label={t('card.accident')} testId="field-card-accident">
-          {miner.accident ? (miner.accidentNote ? `${miner.accident} — ${miner.accidentNote}` : miner.accident) : t('card.noAccident')}
+          {miner.accident ? (miner.accidentNote ? `${label('accident', miner.accident)} — ${miner.accidentNote}` : label('accident', miner.accident)) : t('card.noAccident')}
         </Fact>
       </section>
 

@@ -1,8 +1,7 @@
-/** "Mark fault" on the miner card: a fault label and optional details (the miner's accident mark). */
+/** "Mark fault" on the miner card: an accident type (the fault labels first) and optional details (the miner's accident mark). */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { minerLabelOptions } from '@shared/miner-labels';
-import type { FaultLabel } from '@shared/schemas/miner-snapshot';
+import { type MinerAccidentType, minerLabelOptions } from '@shared/miner-labels';
 import { LIMITS } from '@shared/validation';
 import { useDirtyForm } from '@client/lib/dirty-forms';
 import { currentLocale } from '@client/lib/i18n';
@@ -13,7 +12,7 @@ const MINER_NOTE_MAX = LIMITS.minerNoteMax;
 export interface MinerFaultDialogProps {
   ip: string;
   onClose: () => void;
-  onSave: (faultType: FaultLabel, text: string) => Promise<void> | void;
+  onSave: (faultType: MinerAccidentType, text: string) => Promise<void> | void;
 }
 
 export function MinerFaultDialog({ ip, onClose, onSave }: MinerFaultDialogProps) {
@@ -22,13 +21,13 @@ export function MinerFaultDialog({ ip, onClose, onSave }: MinerFaultDialogProps)
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const options = minerLabelOptions(currentLocale(), 'faultType');
+  const options = minerLabelOptions(currentLocale(), 'accident');
   useDirtyForm(`miner-fault-${ip}`, fault !== '' || text.trim() !== '');
   const submit = async () => {
     if (!fault) return setError(t('faultDialog.faultRequired'));
     setSaving(true);
     try {
-      await onSave(fault as FaultLabel, text.trim());
+      await onSave(fault as MinerAccidentType, text.trim());
     } finally {
       setSaving(false);
     }

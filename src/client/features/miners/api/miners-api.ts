@@ -35,7 +35,7 @@ export const minerKeys = {
   list: (agentKey: string, p: MinerListParams) => [...minerKeys.all, 'list', agentKey, p] as const,
   stat: (agentKey: string, filter: MinerFilter) => [...minerKeys.all, 'stat', agentKey, filter] as const,
   /** The options' texts are in the interface language: one cache entry per language. */
-  option: (agentKey: string, name: MinerOptionName | 'customer' | 'area', locale: string) => [...minerKeys.all, 'option', agentKey, name, locale] as const,
+  option: (agentKey: string, name: DropdownName, locale: string) => [...minerKeys.all, 'option', agentKey, name, locale] as const,
   detail: (agentKey: string, ip: string) => [...minerKeys.all, 'detail', agentKey, ip] as const,
   history: (agentKey: string, ip: string, range: MinerHistoryRange) => [...minerKeys.all, 'history', agentKey, ip, range] as const,
   modelStats: (agentKey: string) => [...minerKeys.all, 'modelstat', agentKey] as const,
@@ -84,12 +84,15 @@ export function useMinerStat(agentKey: string | null, filter: MinerFilter) {
   });
 }
 
+/** The miner dropdowns, `customer` and `area` (served by their own routes), and the accident types (batchAccident). */
+export type DropdownName = MinerOptionName | 'customer' | 'area' | 'accidentList';
+
 /**
- * A dropdown of the list's filters: the miner options, plus `customer` and `area` (served by their own routes).
+ * A dropdown of the list's filters or of a batch op: the miner options, plus `customer` and `area` (served by their own routes).
  * The server names the options in the request's language (header I18N), so the language is part of the key: after a
  * change of language the dropdown asks again instead of keeping the previous language's texts.
  */
-export function useMinerOptions(agentKey: string | null, name: MinerOptionName | 'customer' | 'area') {
+export function useMinerOptions(agentKey: string | null, name: DropdownName) {
   // The language the API client sends (currentLocale()), read through i18next so that a change re-renders.
   const { i18n } = useTranslation();
   const locale = normaliseLocale(i18n.resolvedLanguage ?? i18n.language) ?? DEFAULT_LOCALE;

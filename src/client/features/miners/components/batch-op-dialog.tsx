@@ -114,7 +114,7 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
               {t('batch.dialog.recordsOnly')}
             </Text>
           )}
-          <BatchOpFields op={op} values={values} onChange={(k, v) => setValues((s) => ({ ...s, [k]: v }))} errors={errors} example={example} />
+          <BatchOpFields op={op} agentKey={agentKey} values={values} onChange={(k, v) => setValues((s) => ({ ...s, [k]: v }))} errors={errors} example={example} />
           {IRREVERSIBLE.includes(op) && (
             <Alert color="orange" py={6}>
               {t('batch.dialog.irreversible')}

@@ -3,10 +3,12 @@ import { Fragment } from 'react';
 import { Grid, NumberInput, PasswordInput, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MIN, type MinerBatchOp } from '@shared/schemas/batch-operations';
+import { type DropdownName, useMinerOptions } from '../api/miners-api';
 import { type BatchParams, type PoolForm, workerPreview } from '../lib/batch-target';
 
 interface FieldsProps {
   op: MinerBatchOp;
+  agentKey: string;
   values: BatchParams;
   onChange: (key: string, value: string | number | boolean) => void;
   errors: Record<string, string>;
@@ -16,7 +18,32 @@ interface FieldsProps {
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const numOr = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
 
-export function BatchOpFields({ op, values, onChange, errors, example }: FieldsProps) {
+/**
+ * A choice from a farm dropdown (/api/options/*): `useText` keeps the option's text as the value (customers: the
+ * batch names the customer, the dropdown's value is its id). While the list loads, fails or is empty, it says so.
+ */
+function OptionSelect({ agentKey, name, field, label, value, onChange, error, useText = false }: { agentKey: string; name: DropdownName; field: string; label: string; value: string; onChange: (v: string) => void; error?: string; useText?: boolean }) {
+  const { t } = useTranslation('miners');
+  const options = useMinerOptions(agentKey, name);
+  const data = (options.data ?? []).map((o) => ({ value: useText ? o.text : o.value, label: o.text }));
+  return (
+    <Select
+      label={label}
+      required
+      searchable
+      value={value || null}
+      onChange={(v) => onChange(v ?? '')}
+      data={data}
+      placeholder={options.isError ? t('filters.optionsFailed') : undefined}
+      nothingFoundMessage={options.isPending ? t('state.loading') : t('filters.noOptions')}
+      error={error}
+      comboboxProps={{ withinPortal: true }}
+      data-testid={`batch-field-${field}`}
+    />
+  );
+}
+
+export function BatchOpFields({ op, agentKey, values, onChange, errors, example }: FieldsProps) {
   const { t } = useTranslation('miners');
   const text = (key: string, label: string, required = false) => (
     <TextInput key={key} label={label} required={required} value={str(values[key])} onChange={(e) => onChange(key, e.currentTarget.value)} error={errors[key]} data-testid={`batch-field-${key}`} />
@@ -63,11 +90,11 @@ export function BatchOpFields({ op, values, onChange, errors, example }: FieldsP
         </Stack>
       );
     case 'batchCustomer':
-      return text('customer', t('batch.fields.customer'), true);
+      return <OptionSelect agentKey={agentKey} name="customer" field="customer" label={t('batch.fields.customer')} value={str(values.customer)} onChange={(v) => onChange('customer', v)} error={errors.customer} useText />;
     case 'batchAccident':
       return (
         <Stack gap="xs">
-          {text('accident', t('batch.fields.accident'), true)}
+          <OptionSelect agentKey={agentKey} name="accidentList" field="accident" label={t('batch.fields.accident')} value={str(values.accident)} onChange={(v) => onChange('accident', v)} error={errors.accident} />
           {text('note', t('batch.fields.note'))}
         </Stack>
       );

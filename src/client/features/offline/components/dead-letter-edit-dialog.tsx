@@ -101,7 +101,7 @@ export function DeadLetterEditDialog({ entry, onClose }: { entry: OutboxEntry | 
             <Select
               mb="sm"
               label={t('faultDialog.faultType')}
-              data={minerLabelOptions(currentLocale(), 'faultType').map((o) => ({ value: o.value, label: o.text }))}
+              data={minerLabelOptions(currentLocale(), 'accident').map((o) => ({ value: o.value, label: o.text }))}
               value={fault}
               onChange={setFault}
               allowDeselect={false}
