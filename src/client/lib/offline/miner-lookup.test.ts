@@ -3,39 +3,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { type HashfieldDb, resetOfflineDbForTests } from './db';
 import { SN_LOOKUP_MEASURE, findMinerByIp, findMinerBySn, searchMiners } from './miner-lookup';
+import { testMinerRow } from './test-miner-row';
 
 const KEY = 'farm-a';
 
 function miner(i: number, over: Partial<MinerSyncRow & { agentKey: string }> = {}): MinerSyncRow & { agentKey: string } {
   return {
     agentKey: KEY,
-    id: `m-${i}`,
-    ip: `10.0.${Math.floor(i / 250)}.${(i % 250) + 1}`,
-    sn: `JYZZ${String(i).padStart(13, '0')}`,
-    mac: '',
-    make: 'Bitmain',
-    model: 'S21',
-    firmwareVersion: '',
-    online: true,
-    statuses: ['online'],
-    faultLabels: [],
-    gHS5s: 1,
-    gHSav: 1,
-    rateIdeal: 1,
-    tempChipMax: null,
-    tempPcbMax: null,
-    fanMin: null,
-    fanMax: null,
-    workMode: 'normal',
-    customer: null,
-    accident: null,
-    accidentNote: null,
-    offShelf: false,
-    shelf: null,
-    seat: null,
-    takenAt: '2026-11-22T00:00:00.000Z',
-    marksVersion: '0',
-    version: String(i),
+    ...testMinerRow({ id: `m-${i}`, ip: `10.0.${Math.floor(i / 250)}.${(i % 250) + 1}`, sn: `JYZZ${String(i).padStart(13, '0')}`, statuses: ['online'], gHS5s: 1, gHSav: 1, rateIdeal: 1, tempChipMax: null, tempPcbMax: null, fanMin: null, fanMax: null, version: String(i) }),
     ...over,
   };
 }

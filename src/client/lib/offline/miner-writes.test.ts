@@ -4,6 +4,7 @@ import type { MinerSyncRow } from '@shared/schemas/sync';
 import { type Cached, resetOfflineDbForTests } from './db';
 import { MINER_WRITE_KINDS, customerConflict, pendingCustomer, queueMinerCustomer, queueMinerFault, registerMinerWrites } from './miner-writes';
 import { replayOutbox, resetOutboxForTests, settleOutboxForTests, startOutbox } from './outbox';
+import { testMinerRow } from './test-miner-row';
 
 const AGENT = 'farm-a';
 const IP = '10.0.0.7';
@@ -11,33 +12,7 @@ const IP = '10.0.0.7';
 function cachedMiner(extra: Partial<MinerSyncRow> = {}): Cached<MinerSyncRow> {
   return {
     agentKey: AGENT,
-    id: 'm-1',
-    ip: IP,
-    sn: 'SN0000000000000001',
-    mac: '',
-    make: 'Antminer',
-    model: 'S21',
-    firmwareVersion: '',
-    online: true,
-    statuses: ['online'],
-    faultLabels: [],
-    gHS5s: 0,
-    gHSav: 0,
-    rateIdeal: 0,
-    tempChipMax: null,
-    tempPcbMax: null,
-    fanMin: null,
-    fanMax: null,
-    workMode: 'normal',
-    customer: null,
-    accident: null,
-    accidentNote: null,
-    offShelf: false,
-    shelf: null,
-    seat: null,
-    takenAt: new Date().toISOString(),
-    marksVersion: '5',
-    version: '100',
+    ...testMinerRow({ ip: IP, make: 'Antminer', statuses: ['online'], gHS5s: 0, gHSav: 0, rateIdeal: 0, tempChipMax: null, tempPcbMax: null, fanMin: null, fanMax: null, takenAt: new Date().toISOString(), marksVersion: '5', version: '100' }),
     ...extra,
   };
 }

@@ -8,6 +8,7 @@ import { OFFLINE_COLLECTIONS } from './collections';
 import { reportNetworkFailure, reportServerAnswer, resetConnectivityForTests } from './connectivity';
 import { type HashfieldDb, resetOfflineDbForTests } from './db';
 import { SYNC_MEASURE_MINERS, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
+import { testMinerRow } from './test-miner-row';
 
 /**
  * A fake sync server: an ordered change log per collection (row or deletion, each with its version), answered
@@ -29,32 +30,7 @@ class FakeFeed {
   miner(i: number, over: Partial<MinerSyncRow> = {}): void {
     this.version += 1;
     const row: MinerSyncRow = {
-      id: `m-${i}`,
-      ip: `10.0.0.${i}`,
-      sn: `SN${String(i).padStart(15, '0')}`,
-      mac: '',
-      make: 'Bitmain',
-      model: 'S21',
-      firmwareVersion: '',
-      online: true,
-      statuses: ['online', 'qualified'],
-      faultLabels: [],
-      gHS5s: 200_000,
-      gHSav: 200_000,
-      rateIdeal: 200_000,
-      tempChipMax: 70,
-      tempPcbMax: 60,
-      fanMin: 4000,
-      fanMax: 4100,
-      workMode: 'normal',
-      customer: null,
-      accident: null,
-      accidentNote: null,
-      offShelf: false,
-      shelf: null,
-      seat: null,
-      takenAt: '2026-11-22T00:00:00.000Z',
-      marksVersion: '0',
+      ...testMinerRow({ id: `m-${i}`, ip: `10.0.0.${i}`, sn: `SN${String(i).padStart(15, '0')}` }),
       ...over,
       version: String(this.version),
     };

@@ -5,6 +5,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import field from '@locales/en-US/field.json';
 import fieldRu from '@locales/ru/field.json';
 import type { CachedMiner } from '../lib/field-cache';
+import { testMinerRow } from '@client/lib/offline/test-miner-row';
 import { MinerCard } from './miner-card';
 
 let i18n: I18n;
@@ -21,33 +22,7 @@ beforeAll(async () => {
 
 const miner = (over: Partial<CachedMiner>): CachedMiner => ({
   agentKey: 'farm-a',
-  id: 'm1',
-  ip: '10.0.0.1',
-  sn: 'SMTTB000000000001',
-  mac: '',
-  make: 'Bitmain',
-  model: 'S21',
-  firmwareVersion: '',
-  online: true,
-  statuses: ['online', 'qualified'],
-  faultLabels: [],
-  gHS5s: 200_000,
-  gHSav: 199_000,
-  rateIdeal: 200_000,
-  tempChipMax: 70,
-  tempPcbMax: 60,
-  fanMin: 5000,
-  fanMax: 5200,
-  workMode: 'normal',
-  customer: null,
-  accident: null,
-  accidentNote: null,
-  offShelf: false,
-  shelf: null,
-  seat: null,
-  takenAt: '2026-11-22T05:00:00.000Z',
-  marksVersion: '1',
-  version: '1',
+  ...testMinerRow(),
   ...over,
 });
 

@@ -3,36 +3,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { resetOfflineDbForTests } from '@client/lib/offline/db';
 import { RECENT_LIMIT, findBySn, getCachedMiner, recentMiners, recordVisit, searchCache } from './field-cache';
+import { testMinerRow } from '@client/lib/offline/test-miner-row';
 
 function row(i: number, over: Partial<MinerSyncRow> = {}): MinerSyncRow {
   return {
-    id: `m${i}`,
-    ip: `10.0.${Math.floor(i / 256)}.${i % 256}`,
-    sn: `SMTTB${String(i).padStart(12, '0')}`,
-    mac: '',
-    make: 'Bitmain',
-    model: 'S21',
-    firmwareVersion: '',
-    online: true,
-    statuses: ['online', 'qualified'],
-    faultLabels: [],
-    gHS5s: 200_000,
-    gHSav: 199_000,
-    rateIdeal: 200_000,
-    tempChipMax: 70,
-    tempPcbMax: 60,
-    fanMin: 5000,
-    fanMax: 5200,
-    workMode: 'normal',
-    customer: null,
-    accident: null,
-    accidentNote: null,
-    offShelf: false,
-    shelf: null,
-    seat: null,
-    takenAt: '2026-11-22T05:00:00.000Z',
-    marksVersion: '1',
-    version: String(i + 1),
+    ...testMinerRow({ id: `m${i}`, ip: `10.0.${Math.floor(i / 256)}.${i % 256}`, sn: `SMTTB${String(i).padStart(12, '0')}`, gHSav: 199_000, fanMin: 5000, fanMax: 5200, takenAt: '2026-11-22T05:00:00.000Z', marksVersion: '1', version: String(i + 1) }),
     ...over,
   };
 }
