@@ -198,6 +198,22 @@ export interface MinerRow {
   /** When this reading was taken ("lastScanTime"). */
   takenAt: string;
   firstSeenAt: string;
+  /** Customer the miner is recorded for (its name: batchCustomer, a phone's change), null when none. Not sortable. */
+  customer: string | null;
+  /**
+   * Accident mark (batchAccident, a phone's "Mark fault"): a code of MINER_ACCIDENT_TYPES (named with
+   * minerLabel(locale, 'accident', code)), or free text stored before that list, shown as written; null when none.
+   */
+  accident: string | null;
+  /** The note given with the accident mark, null when none. */
+  accidentNote: string | null;
+  /**
+   * Zone ("factory (zone)" in the spec): the sub-area whose IP segment holds the miner's address, as its path from the
+   * top down, "Top / Row / Rack" (as /api/options/area names it); null when no segment holds it (or the IP is not IPv4).
+   */
+  zone: string | null;
+  /** That sub-area's id (the value of /api/options/area, i.e. the list's subArea filter), null with zone. */
+  zoneId: string | null;
 }
 
 export interface MinerDetail extends MinerRow {

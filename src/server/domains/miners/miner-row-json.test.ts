@@ -4,7 +4,11 @@ import { arrayBounds, isoOfMsFast, listFiguresText, minerRowJson, toMinerRow } f
 /** A row tuple as the database writes it (json_build_array: ", " between elements). */
 const pgArray = (values: unknown[]): string => `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
 
-function raw(over: { tuple?: Partial<Record<number, unknown>>; figures?: string | null } = {}) {
+/** The marks and the zone as ROW_COLUMNS writes them: json_build_array text, or null when the miner has none. */
+const pgMarks = (customer: string | null, accident: string | null, note: string | null) => pgArray([customer, accident, note]);
+const pgZone = (id: string, path: string) => pgArray([id, path]);
+
+function raw(over: { tuple?: Partial<Record<number, unknown>>; figures?: string | null; marks?: string | null; zone?: string | null } = {}) {
   const tuple: unknown[] = [
     '2f86ee2a-4827-479d-b433-aa4ece58a2b4', '10.0.12.45', 'SMTTB0000003044', '02:48:00:0b:e4:00', 'Bitmain', 'S21', 'antminer-stock',
     'Thu Jul 11 16:38:25 CST 2024', 1720687105000, true, 0, 190000, 188100.5, 189050, 200000, 'normal', 86444, ['missing-chip'],
@@ -25,7 +29,13 @@ function raw(over: { tuple?: Partial<Record<number, unknown>>; figures?: string 
     errorCodes: [{ code: 'E1', message: 'fan "lost", [board] {2}\n' }],
     powerW: 3500,
   };
-  return { r: pgArray(tuple), list_figures: over.figures === undefined ? listFiguresText(snapshot as never) : over.figures, snapshot: snapshot as never };
+  return {
+    r: pgArray(tuple),
+    list_figures: over.figures === undefined ? listFiguresText(snapshot as never) : over.figures,
+    snapshot: snapshot as never,
+    marks: over.marks ?? null,
+    zone: over.zone ?? null,
+  };
 }
 
 describe('minerRowJson', () => {
@@ -37,6 +47,13 @@ describe('minerRowJson', () => {
       raw({ tuple: { 2: 'ends in a backslash \\', 3: '\\"', 6: '\\\\"x\\' } }), // escaped backslashes before a string's quotes
       raw({ figures: null }), // no stored figures: computed from the reading
       raw({ figures: '{"tempChipMin":1}' }), // stored before as an object
+      // marks and zone: present, partly null, strings with quotes, commas, brackets, backslashes and non-ASCII
+      raw({ marks: pgMarks('ACME Hosting', 'power-failure', 'row 3, rack "B" [left] {x}'), zone: pgZone('12', 'Hall A / Row 1 / Rack 2') }),
+      raw({ marks: pgMarks('客户 "甲", [1]', null, null), zone: null }),
+      raw({ marks: pgMarks(null, 'flooded, "badly" \\ ]', 'ends in a backslash \\'), zone: pgZone('7', 'Top, "north" / [B] {2} \\') }),
+      raw({ marks: pgMarks(null, null, null), zone: pgZone('3', '矿区 / 一排') }),
+      raw({ marks: JSON.stringify(['compact', 'other', 'no spaces']), zone: JSON.stringify(['9', 'A / B']) }),
+      raw({ figures: null, marks: pgMarks('ACME', 'other', 'n'), zone: pgZone('5', 'A') }), // the object path carries them too
     ];
     for (const c of cases) {
       const text = minerRowJson(c);
@@ -52,6 +69,15 @@ describe('minerRowJson', () => {
     expect(JSON.parse(minerRowJson(compact))).toEqual(JSON.parse(minerRowJson(c)));
     const empty = { ...c, list_figures: '[]' };
     expect(JSON.parse(minerRowJson(empty))).toEqual(JSON.parse(JSON.stringify(toMinerRow(empty))));
+  });
+
+  it('gives the marks and the zone their keys, null when the miner has none', () => {
+    const marked = JSON.parse(minerRowJson(raw({ marks: pgMarks('ACME, "Ltd"', 'power-failure', '[row 3]'), zone: pgZone('12', 'Hall A / Row 1') }))) as Record<string, unknown>;
+    expect(marked).toMatchObject({ customer: 'ACME, "Ltd"', accident: 'power-failure', accidentNote: '[row 3]', zone: 'Hall A / Row 1', zoneId: '12' });
+    expect(Object.keys(marked).slice(-5)).toEqual(['customer', 'accident', 'accidentNote', 'zone', 'zoneId']);
+    for (const row of [minerRowJson(raw()), JSON.stringify(toMinerRow(raw()))]) {
+      expect(JSON.parse(row)).toMatchObject({ customer: null, accident: null, accidentNote: null, zone: null, zoneId: null });
+    }
   });
 });
 

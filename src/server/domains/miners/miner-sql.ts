@@ -197,7 +197,40 @@ export interface RawMinerRow {
   list_figures: string | null;
   /** The latest reading, read only when list_figures is null (the figures are then computed from it). */
   snapshot: Partial<MinerSnapshot> | null;
+  /** The miner's marks as a JSON array text (MarksTuple: customer, accident, accident note); null without a miner_marks row. */
+  marks: string | null;
+  /** The sub-area holding the miner's IP as a JSON array text (ZoneTuple: area id as text, its path); null when no segment holds it. */
+  zone: string | null;
 }
+
+/** miner_marks' customer, accident (a MINER_ACCIDENT_TYPES code or older free text) and accident note, '' read as null. */
+type MarksTuple = [customer: string | null, accident: string | null, accidentNote: string | null];
+/** The leaf sub-area whose IP segment holds the miner: its id (as text) and its path "Top / Row / Rack". */
+type ZoneTuple = [areaId: string, path: string];
+
+/** The miner's marks (MarksTuple) from its miner_marks row (primary key agent_key, ip): a row's customer, accident and note. */
+const MARKS_SQL = sql`(select json_build_array(nullif(k.customer, ''), nullif(k.accident, ''), nullif(k.accident_note, ''))::text
+    from miner_marks k where k.agent_key = m.agent_key and k.ip = m.ip)`;
+
+/** The miner's IPv4 address as a number (null for an address that is not IPv4: ip_inet is null). */
+const IP_NUMBER = sql`(m.ip_inet - '0.0.0.0'::inet)`;
+/**
+ * The miner's zone (ZoneTuple): the leaf sub-area whose IP segment holds its address, and the area's path from the top
+ * down, named as /api/options/area names it (sub-areas.repository.ts: names joined with " / "; at most 5 levels, so
+ * four parents). A farm's segments never overlap, so the one that can hold the address is the last one starting at
+ * or below it: one step backwards through the index sub_area_segments_farm (agent_key, begin_num, end_num), not a
+ * scan of the farm's segments.
+ */
+const ZONE_SQL = sql`(select json_build_array(a1.id::text, concat_ws(' / ', a5.name, a4.name, a3.name, a2.name, a1.name))::text
+    from (select s.area_id, s.end_num from sub_area_segments s
+          where s.agent_key = m.agent_key and s.begin_num <= ${IP_NUMBER}
+          order by s.begin_num desc limit 1) seg
+    join sub_areas a1 on a1.id = seg.area_id
+    left join sub_areas a2 on a2.id = a1.parent_id
+    left join sub_areas a3 on a3.id = a2.parent_id
+    left join sub_areas a4 on a4.id = a3.parent_id
+    left join sub_areas a5 on a5.id = a4.parent_id
+    where seg.end_num >= ${IP_NUMBER})`;
 
 /**
  * The columns of one list row (alias m): plain columns, the figures of the latest reading and the hourly-history
@@ -209,10 +242,14 @@ export interface RawMinerRow {
  *   and parsing 50 snapshots was half the database time of a page on PostgreSQL. A row written otherwise (older
  *   rows, tests writing SQL) has no figures: its snapshot is read and they are computed here, with the same
  *   definitions as COLUMN_SQL.
+ * - the miner's marks (customer, accident) and zone (sub-area) come from their tables, one small JSON array text
+ *   each (MARKS_SQL, ZONE_SQL: an index lookup per row of the page), null when the miner has none.
  */
 export const ROW_COLUMNS = sql`
   json_build_array(${PLAIN}, ${COLUMN_SQL.hashRatePercent}, ${COLUMN_SQL.rate1Hour}, ${COLUMN_SQL.rate24Hour})::text as r,
-  m.list_figures, case when m.list_figures is null then m.snapshot end as snapshot
+  m.list_figures, case when m.list_figures is null then m.snapshot end as snapshot,
+  ${MARKS_SQL} as marks,
+  ${ZONE_SQL} as zone
 `;
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -406,6 +443,8 @@ export function toMinerRow(raw: RawMinerRow): MinerRow {
   const [id, ip, sn, mac, make, model, family, firmwareVersion, compileTimeMs, online, missedPolls, rt5s, rate30m, avg, ideal, workMode, elapsedSec,
     faultLabels, stateJson, takenAtMs, firstSeenAtMs, hashRatePercent, rate1Hour, rate24Hour] = JSON.parse(raw.r) as RowTuple;
   const state = stateFlags(stateJson ?? {}, online);
+  const [customer, accident, accidentNote] = raw.marks == null ? NO_MARKS : (JSON.parse(raw.marks) as MarksTuple);
+  const [zoneId, zone] = raw.zone == null ? NO_ZONE : (JSON.parse(raw.zone) as ZoneTuple);
   return {
     id,
     ip,
@@ -435,8 +474,16 @@ export function toMinerRow(raw: RawMinerRow): MinerRow {
     elapsed: Number(elapsedSec),
     takenAt: isoOfMsFast(takenAtMs) ?? '',
     firstSeenAt: isoOfMsFast(firstSeenAtMs) ?? '',
+    customer,
+    accident,
+    accidentNote,
+    zone,
+    zoneId,
   };
 }
+
+const NO_MARKS: MarksTuple = [null, null, null];
+const NO_ZONE: [null, null] = [null, null];
 
 const q = JSON.stringify;
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
@@ -504,6 +551,10 @@ const RAW_KEYS: Record<number, string> = {
 };
 const ends: number[] = [];
 const figureEnds: number[] = [];
+const markEnds: number[] = [];
+const zoneEnds: number[] = [];
+const NO_MARKS_JSON = ',"customer":null,"accident":null,"accidentNote":null';
+const NO_ZONE_JSON = ',"zone":null,"zoneId":null';
 /**
  * `"state":{…},"statuses":[…]` of a row, per (online, stored state's text): a farm's rows share a few dozen state
  * combinations, so each is parsed and written once (at most STATE_TEXTS_MAX kept) instead of once per row.
@@ -536,7 +587,8 @@ function numberAt(text: string, at: number[], i: number): number | null {
  * the console's hottest read (20 consoles × 50 rows): building each row as an object of 55 keys and serialising
  * it again cost ~19 µs per row, a third of the server's CPU per page (tests/bench/miner-list.bench.ts). Here the
  * elements of the row's two JSON arrays (the database's `r`, the stored list figures) are copied as text between
- * their keys, and only the few values that change form (timestamps, state, rounded figures) are parsed: ~5 µs.
+ * their keys (the marks' and the zone's too), and only the few values that change form (timestamps, state, rounded
+ * figures) are parsed: ~5 µs.
  * Rows without stored array figures (written before, or by SQL) take the object path.
  */
 export function minerRowJson(raw: RawMinerRow): string {
@@ -545,6 +597,21 @@ export function minerRowJson(raw: RawMinerRow): string {
   const r = raw.r;
   ends.length = 0;
   if (arrayBounds(r, ends) !== 24) return q(toMinerRow(raw));
+  // The marks and the zone: their elements copied as they are (JSON the database wrote), in MarksTuple / ZoneTuple order.
+  const marks = raw.marks;
+  let marksJson = NO_MARKS_JSON;
+  if (marks != null) {
+    markEnds.length = 0;
+    if (arrayBounds(marks, markEnds) !== 3) return q(toMinerRow(raw));
+    marksJson = `,"customer":${element(marks, markEnds, 0)},"accident":${element(marks, markEnds, 1)},"accidentNote":${element(marks, markEnds, 2)}`;
+  }
+  const zone = raw.zone;
+  let zoneJson = NO_ZONE_JSON;
+  if (zone != null) {
+    zoneEnds.length = 0;
+    if (arrayBounds(zone, zoneEnds) !== 2) return q(toMinerRow(raw));
+    zoneJson = `,"zone":${element(zone, zoneEnds, 1)},"zoneId":${element(zone, zoneEnds, 0)}`;
+  }
   let s = '';
   for (let i = 0; i < 8; i++) s += RAW_KEYS[i]! + element(r, ends, i);
   const online = element(r, ends, 9).trim() === 'true';
@@ -556,5 +623,5 @@ export function minerRowJson(raw: RawMinerRow): string {
   figureEnds.length = 0;
   const nf = arrayBounds(lf, figureEnds);
   for (let i = 0; i < FIGURE_KEYS_JSON.length && i < nf; i++) s += FIGURE_KEYS_JSON[i]! + element(lf, figureEnds, i);
-  return `${s},"workMode":${element(r, ends, 15)},"elapsed":${q(numberAt(r, ends, 16) ?? 0)},"takenAt":${q(isoOfMsFast(numberAt(r, ends, 19)) ?? '')},"firstSeenAt":${q(isoOfMsFast(numberAt(r, ends, 20)) ?? '')}}`;
+  return `${s},"workMode":${element(r, ends, 15)},"elapsed":${q(numberAt(r, ends, 16) ?? 0)},"takenAt":${q(isoOfMsFast(numberAt(r, ends, 19)) ?? '')},"firstSeenAt":${q(isoOfMsFast(numberAt(r, ends, 20)) ?? '')}${marksJson}${zoneJson}}`;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { minerLabel } from '@shared/miner-labels';
 import type { MinerRow } from '@shared/schemas/miner';
 import { exportTable } from './export-miners';
 import { SN_COLUMN_WIDTH, minerColumns } from './miner-columns';
@@ -36,5 +37,52 @@ describe('miner columns', () => {
     // Up to ~177 px of text at 14 px sans-serif (the widest of 816 serial numbers, measured in Chromium), plus 2 × 10 px padding.
     expect(column('sn').width).toBe(SN_COLUMN_WIDTH);
     expect(SN_COLUMN_WIDTH - 20).toBeGreaterThanOrEqual(178);
+  });
+});
+
+describe('customer, zone and accident columns', () => {
+  const inLocale = (locale: 'zh-CN' | 'en-US' | 'ru') => minerColumns(t, (kind, value) => minerLabel(locale, kind, value));
+  const col = (cols: ReturnType<typeof minerColumns>, key: string) => cols.find((c) => c.key === key)!;
+  const KEYS = ['customer', 'zone', 'accident'];
+  const marked = {
+    ...online,
+    customer: 'Acme "North", Hall [1]',
+    accident: 'power-failure',
+    accidentNote: 'breaker 3, row B',
+    zone: 'Hall A / Row 1 / Rack 2',
+    zoneId: '12',
+  } as MinerRow;
+  const bare = { ...online, customer: null, accident: null, accidentNote: null, zone: null, zoneId: null } as MinerRow;
+
+  it('shows customer and zone by default, the accident in the column picker; none of them sortable', () => {
+    const en = inLocale('en-US');
+    expect(KEYS.map((k) => col(en, k).title)).toEqual(['columns.customer', 'columns.zone', 'columns.accident']);
+    expect(KEYS.map((k) => col(en, k).defaultHidden ?? false)).toEqual([false, false, true]);
+    expect(KEYS.map((k) => col(en, k).sortable ?? false)).toEqual([false, false, false]);
+  });
+
+  it('writes the customer, the zone path and the localised accident with its note, on screen and in an export', () => {
+    const en = inLocale('en-US');
+    const texts = ['Acme "North", Hall [1]', 'Hall A / Row 1 / Rack 2', 'Power failure — breaker 3, row B'];
+    expect(KEYS.map((k) => col(en, k).render?.(marked, 0))).toEqual(texts);
+    expect(exportTable(KEYS.map((k) => col(en, k)), [marked]).rows).toEqual([texts]);
+    expect(col(inLocale('zh-CN'), 'accident').render?.(marked, 0)).toBe('断电 — breaker 3, row B');
+    expect(col(inLocale('ru'), 'accident').render?.(marked, 0)).toBe('Отключение питания — breaker 3, row B');
+    // The accident types that are fault labels are named as the fault labels are.
+    expect(col(inLocale('en-US'), 'accident').render?.({ ...marked, accident: 'high-temperature', accidentNote: null }, 0)).toBe('High temperature');
+  });
+
+  it('shows a free-text accident mark as written, without a note when there is none', () => {
+    const en = inLocale('en-US');
+    const old = { ...bare, accident: 'flooded, "row 3"' } as MinerRow;
+    expect(col(en, 'accident').render?.(old, 0)).toBe('flooded, "row 3"');
+    expect(col(en, 'accident').exportValue(old)).toBe('flooded, "row 3"');
+    expect(col(en, 'accident').render?.({ ...old, accidentNote: 'pump' }, 0)).toBe('flooded, "row 3" — pump');
+  });
+
+  it('shows "-" without them and exports empty cells', () => {
+    const en = inLocale('en-US');
+    expect(KEYS.map((k) => col(en, k).render?.(bare, 0))).toEqual(['-', '-', '-']);
+    expect(exportTable(KEYS.map((k) => col(en, k)), [bare]).rows).toEqual([[null, null, null]]);
   });
 });

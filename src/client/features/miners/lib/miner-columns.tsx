@@ -4,6 +4,8 @@
  * columns with the same texts as the screen (hashrates with units from the shared formatters).
  * The live figures (real-time and 30-minute hashrate, hashrate %) of an offline miner show "—" rather than its last
  * reading, and export as empty cells (as every other absent value does).
+ * Customer, zone (the miner's sub-area, "Top / Row / Rack") and accident mark come from the miner's records, not its
+ * reading; the list cannot be sorted by them.
  */
 import type { TFunction } from 'i18next';
 import { Group, Text } from '@mantine/core';
@@ -26,6 +28,16 @@ export interface MinerColumn extends Column<MinerRow> {
 type Label = (kind: MinerLabelKind, value: string) => string;
 
 const dash = (v: string) => (v === '' ? '-' : v);
+
+/**
+ * A miner's accident mark as the list, its export and the detail page write it: the type's name in the interface
+ * language (free text stored before the list of types as written), then " — note" when there is a note; null when
+ * the miner has no mark.
+ */
+export function accidentText(r: Pick<MinerRow, 'accident' | 'accidentNote'>, label: Label): string | null {
+  const parts = [r.accident ? label('accident', r.accident) : '', r.accidentNote ?? ''].filter((p) => p !== '');
+  return parts.length ? parts.join(' — ') : null;
+}
 
 /** Width of the SN column, px: a whole 17-character serial number (the usual length) without "…". */
 export const SN_COLUMN_WIDTH = 210;
@@ -111,6 +123,9 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     // A 17-character SN is up to ~177 px at the table's 14 px sans-serif (widest of 816 measured), plus 2 × 10 px of padding.
     { key: 'sn', title: t('columns.sn'), width: SN_COLUMN_WIDTH, sortable: true, render: (r) => dash(r.sn), exportValue: (r) => r.sn },
     { key: 'model', title: t('columns.model'), width: 120, sortable: true, render: (r) => dash(r.model), exportValue: (r) => r.model },
+    // From the miner's marks and its sub-area (not sortable: not columns of the miners table).
+    { key: 'customer', title: t('columns.customer'), width: 150, render: (r) => r.customer ?? '-', exportValue: (r) => r.customer },
+    { key: 'zone', title: t('columns.zone'), width: 200, render: (r) => r.zone ?? '-', exportValue: (r) => r.zone },
     {
       key: 'compileTime',
       title: t('columns.compileTime'),
@@ -195,6 +210,14 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       sortable: true,
       render: (r) => (r.faultLabels.length ? <FaultBadges labels={r.faultLabels} /> : '-'),
       exportValue: (r) => r.faultLabels.map((f) => label('faultType', f)).join(', '),
+    },
+    {
+      key: 'accident',
+      title: t('columns.accident'),
+      width: 220,
+      defaultHidden: true,
+      render: (r) => accidentText(r, label) ?? '-',
+      exportValue: (r) => accidentText(r, label),
     },
     {
       key: 'workMode',

@@ -23,8 +23,14 @@ afterEach(() => {
 
 const TAKEN_AT = '2026-11-24T02:54:47.000Z';
 
-function miner(online: boolean): MinerDetail {
+function miner(online: boolean, marks: Partial<MinerDetail> = {}): MinerDetail {
   return {
+    customer: null,
+    accident: null,
+    accidentNote: null,
+    zone: null,
+    zoneId: null,
+    ...marks,
     ip: '10.0.0.9',
     sn: 'HTM3CS40ZXQWMBNKD',
     mac: '',
@@ -100,5 +106,22 @@ describe('miner detail', () => {
     expect(live()).toEqual(['237.92 TH/s', '236.10 TH/s', '101.7%']);
     expect(screen.getByTestId('miner-board-row').textContent).toContain('79.30 TH/s');
     expect(screen.getByTestId('miner-pool-active').textContent).toBe('active');
+  });
+
+  it('shows the customer, the zone path and the localised accident mark with its note', async () => {
+    mount(miner(true, { customer: 'Acme "North"', zone: 'Hall A / Row 1 / Rack 2', zoneId: '12', accident: 'power-failure', accidentNote: 'breaker 3' }));
+    const identity = await screen.findByTestId('miner-detail-identity');
+    expect(['customer', 'zone', 'accident'].map((k) => screen.getByTestId(`miner-detail-${k}`).textContent)).toEqual([
+      'Acme "North"',
+      'Hall A / Row 1 / Rack 2',
+      'Power failure — breaker 3',
+    ]);
+    for (const title of ['Customer', 'Zone', 'Accident']) expect(identity.textContent).toContain(title);
+  });
+
+  it('shows a free-text accident mark as written, and "-" for what the miner lacks', async () => {
+    mount(miner(true, { accident: 'flooded, "row 3"' }));
+    await screen.findByTestId('miner-detail-identity');
+    expect(['customer', 'zone', 'accident'].map((k) => screen.getByTestId(`miner-detail-${k}`).textContent)).toEqual(['-', '-', 'flooded, "row 3"']);
   });
 });

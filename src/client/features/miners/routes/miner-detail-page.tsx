@@ -1,6 +1,7 @@
 /**
- * /device/miner/detail?ip=…: one miner of the current farm — identity, states and fault labels, hashrates,
- * hashboards, fans, pools, and hashrate / temperature history charts (hour, day, month).
+ * /device/miner/detail?ip=…: one miner of the current farm — identity (with its customer, zone and accident mark),
+ * states and fault labels, hashrates, hashboards, fans, pools, and hashrate / temperature history charts (hour, day,
+ * month).
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
@@ -19,6 +20,7 @@ import { NoFarm } from '../components/no-farm';
 import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status-badges';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from '../lib/format-miner';
+import { accidentText } from '../lib/miner-columns';
 import { useMinerLabels } from '../lib/use-miner-labels';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { usePermissions } from '@client/lib/session-api';
@@ -155,6 +157,15 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
             <Field label={t('columns.mac')}>{m.mac || '-'}</Field>
             <Field label={t('columns.make')}>{m.make || '-'}</Field>
             <Field label={t('columns.model')}>{m.model || '-'}</Field>
+            <Field label={t('columns.customer')}>
+              <span data-testid="miner-detail-customer">{m.customer ?? '-'}</span>
+            </Field>
+            <Field label={t('columns.zone')}>
+              <span data-testid="miner-detail-zone">{m.zone ?? '-'}</span>
+            </Field>
+            <Field label={t('columns.accident')}>
+              <span data-testid="miner-detail-accident">{accidentText(m, label) ?? '-'}</span>
+            </Field>
             <Field label={t('columns.family')}>{m.family}</Field>
             <Field label={t('columns.compileTime')}>{firmwareText(m.compileTime, m.firmwareVersion)}</Field>
             <Field label={t('columns.firmwareVersion')}>{m.firmwareVersion || '-'}</Field>
