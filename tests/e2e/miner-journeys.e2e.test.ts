@@ -4,7 +4,7 @@
  * through the agent; every operation is run by the agent on the simulated miner:
  * reboot 10 miners and watch them go offline and come back; set pools with an e-mailed verification code;
  * an S19 refused for hashrate adjust with its reason; an IP list uploaded as txt and as Excel as the target;
- * a selection exported as CSV and Excel and parsed back.
+ * a selection exported as CSV and Excel and parsed back; a customer and an accident mark chosen from the farm's lists.
  */
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
@@ -187,6 +187,41 @@ describe('miner journeys on the real chain', () => {
     expect(s21!.freqLevel).toBe(80);
     expect(s19!.freqLevel).toBe(100);
     await closeDialog();
+  }, 40_000);
+
+  it("changes the customer and marks an accident from the farm's lists; the list and the detail show both", async () => {
+    await farm.api.post('/api/customer/save', {
+      agentKey: FARM,
+      name: 'Journey Hosting',
+      contract: 'Li Wei',
+      email: 'ops@journey.example',
+      mobile: '',
+      areaCode: '',
+      electricUnit: 'USD',
+      electricPrice: '0.05',
+      hostingResult: JSON.stringify([{ type: 'Antminer S21', coinType: 'BTC', hashRate: 200, hashRateUnit: 'TH/s', minerModel: 'S21', minerNum: 2 }]),
+    });
+    const ips = take(2).map((m) => m.ip);
+    await select(ips);
+    await openOp('batchCustomer');
+    expect(await page.getByTestId('batch-target').innerText()).toContain('2');
+    await page.getByTestId('batch-field-customer').click();
+    await page.getByRole('option', { name: 'Journey Hosting' }).click();
+    await runAndFinish(2);
+    await closeDialog();
+    await openOp('batchAccident');
+    await page.getByTestId('batch-field-accident').click();
+    await page.getByRole('option', { name: 'Power failure' }).click();
+    await page.getByTestId('batch-field-note').fill('PDU 4 tripped');
+    await runAndFinish(2);
+    await closeDialog();
+    // The customer column is shown by default; the list reads the marks again after a records-only op.
+    for (const ip of ips) await expect.poll(() => row(ip).innerText()).toContain('Journey Hosting');
+    await page.goto(`/device/miner/detail?ip=${encodeURIComponent(ips[0]!)}`);
+    expect(await page.getByTestId('miner-detail-customer').innerText()).toBe('Journey Hosting');
+    expect(await page.getByTestId('miner-detail-accident').innerText()).toBe('Power failure — PDU 4 tripped');
+    await page.goto('/device/miner');
+    await row(ips[0]!).waitFor();
   }, 40_000);
 
   it('uses an uploaded IP list (txt, then Excel) as the target of an operation', async () => {

@@ -90,9 +90,10 @@ export type DropdownName = MinerOptionName | 'customer' | 'area' | 'accidentList
 /**
  * A dropdown of the list's filters or of a batch op: the miner options, plus `customer` and `area` (served by their own routes).
  * The server names the options in the request's language (header I18N), so the language is part of the key: after a
- * change of language the dropdown asks again instead of keeping the previous language's texts.
+ * change of language the dropdown asks again instead of keeping the previous language's texts. `fresh`: ask again on
+ * mount even when the cached list is recent (the filter bar keeps it 5 minutes).
  */
-export function useMinerOptions(agentKey: string | null, name: DropdownName) {
+export function useMinerOptions(agentKey: string | null, name: DropdownName, fresh = false) {
   // The language the API client sends (currentLocale()), read through i18next so that a change re-renders.
   const { i18n } = useTranslation();
   const locale = normaliseLocale(i18n.resolvedLanguage ?? i18n.language) ?? DEFAULT_LOCALE;
@@ -100,7 +101,8 @@ export function useMinerOptions(agentKey: string | null, name: DropdownName) {
     queryKey: minerKeys.option(agentKey ?? '', name, locale),
     queryFn: ({ signal }) => api.get<Option[]>(`/api/options/${name}`, { agentKey: agentKey as string }, { signal }),
     enabled: agentKey !== null,
-    staleTime: 5 * 60_000,
+    // A dialog just opened asks again (a customer added meanwhile, on another page or by someone else, is offered).
+    staleTime: fresh ? 0 : 5 * 60_000,
   });
 }
 

@@ -24,7 +24,7 @@ const numOr = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
  */
 function OptionSelect({ agentKey, name, field, label, value, onChange, error, useText = false }: { agentKey: string; name: DropdownName; field: string; label: string; value: string; onChange: (v: string) => void; error?: string; useText?: boolean }) {
   const { t } = useTranslation('miners');
-  const options = useMinerOptions(agentKey, name);
+  const options = useMinerOptions(agentKey, name, true);
   const data = (options.data ?? []).map((o) => ({ value: useText ? o.text : o.value, label: o.text }));
   return (
     <Select
