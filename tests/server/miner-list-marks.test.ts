@@ -10,12 +10,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
-import type { Customer } from '@shared/schemas/customer';
 import type { MinerDetail, MinerRow } from '@shared/schemas/miner';
 import type { Option, Page } from '@shared/schemas/common';
 import type { SubArea, SubIpSegment } from '@shared/schemas/sub-areas';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createFarm, createTestApp, setupAdmin, uploadBatch } from './harness';
+import { type Client, type TestApp, body, createCustomer, createFarm, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 const KEY = 'marks-a';
 const OTHER = 'marks-b';
@@ -42,22 +41,6 @@ describe('miner list and detail: customer, accident and zone', () => {
   };
   const createArea = async (agentKey: string, name: string, parentId?: number) =>
     body<SubArea>(await ok(admin.post('/api/minerv2/agentSubArea/save', { agentKey, name, ...(parentId ? { parentId } : {}) }))).data;
-  const createCustomer = async (agentKey: string, name: string) =>
-    body<Customer>(
-      await ok(
-        admin.post('/api/customer/save', {
-          agentKey,
-          name,
-          contract: 'Li Wei',
-          email: 'ops@acme.example',
-          mobile: '',
-          areaCode: '',
-          electricUnit: 'CNY',
-          electricPrice: '0.35',
-          hostingResult: JSON.stringify([{ type: 'Antminer S21', coinType: 'BTC', hashRate: 200, hashRateUnit: 'TH/s', minerModel: 'S21', minerNum: 10 }]),
-        }),
-      ),
-    ).data;
   const list = async (query: Record<string, string> = {}) => {
     const res = await ok(admin.get('/api/miner/list', { agentKey: KEY, pageSize: '50', ...query }));
     return body<Page<MinerRow>>(res).data;
@@ -85,7 +68,7 @@ describe('miner list and detail: customer, accident and zone', () => {
     }
 
     // Farm A: customer on miners 0–2, accident on 1 and 3; zones: Hall A / Row 1 / Rack 2 holds 0–3, Hall B holds 5.
-    await createCustomer(KEY, CUSTOMER);
+    await createCustomer(admin, KEY, CUSTOMER);
     await ok(admin.post('/api/minerv2/batchCustomer', { agentKey: KEY, ips: [ip(0), ip(1), ip(2)].join(','), customer: CUSTOMER }));
     await ok(admin.post('/api/minerv2/batchAccident', { agentKey: KEY, ips: [ip(1), ip(3)].join(','), accident: 'power-failure', note: NOTE }));
     const hallA = await createArea(KEY, 'Hall A');
@@ -96,7 +79,7 @@ describe('miner list and detail: customer, accident and zone', () => {
     await ok(admin.post('/api/minerv2/agentSubIp/save', { agentKey: KEY, areaId: hallB.id, segments: ip(5) }));
 
     // Farm B: its own customer, accident and a segment over every address; none of it is farm A's.
-    await createCustomer(OTHER, 'Other farm Co');
+    await createCustomer(admin, OTHER, 'Other farm Co');
     await ok(admin.post('/api/minerv2/batchCustomer', { agentKey: OTHER, ips: [ip(4), ip(6)].join(','), customer: 'Other farm Co' }));
     await ok(admin.post('/api/minerv2/batchAccident', { agentKey: OTHER, ips: [ip(4), ip(6)].join(','), accident: 'other', note: 'farm b' }));
     const otherHall = await createArea(OTHER, 'Farm B hall');

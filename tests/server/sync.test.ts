@@ -95,7 +95,11 @@ describe('delta sync', () => {
     cursor = c;
   });
 
-  it('rows carry the list figures, marks and an upper-case SN', async () => {
+  it('rows carry the list figures, marks, the zone and an upper-case SN', async () => {
+    // A zone over the first four miners (sub-areas change no miner row: the cursor tests below are unaffected).
+    const hall = body<{ id: number }>(await admin.post('/api/minerv2/agentSubArea/save', { agentKey: farmA.agentKey, name: 'Hall A' })).data;
+    const rack = body<{ id: number }>(await admin.post('/api/minerv2/agentSubArea/save', { agentKey: farmA.agentKey, name: 'Rack 3', parentId: hall.id })).data;
+    expect((await admin.post('/api/minerv2/agentSubIp/save', { agentKey: farmA.agentKey, areaId: rack.id, segments: `${minerIp(0)}-${minerIp(3)}` })).statusCode).toBe(200);
     const { rows } = await drain(undefined, 5000);
     const list = body<{ list: MinerRow[] }>(await admin.get('/api/miner/list', { agentKey: farmA.agentKey, pageSize: '100' })).data.list;
     expect(list).toHaveLength(FLEET);
@@ -124,6 +128,7 @@ describe('delta sync', () => {
         accident: null,
         accidentNote: null,
         offShelf: false,
+        zone: l.zone,
         shelf: null,
         seat: null,
         takenAt: l.takenAt,
@@ -132,6 +137,7 @@ describe('delta sync', () => {
       });
     }
     expect(rows.find((r) => r.ip === minerIp(3))!.sn).toBe('JYZZ0000000003ABC');
+    expect(rows.filter((r) => r.zone !== null).map((r) => [r.ip, r.zone])).toEqual([0, 1, 2, 3].map((i) => [minerIp(i), 'Hall A / Rack 3']));
     expect(rows.some((r) => r.statuses.includes('offline'))).toBe(true);
   });
 

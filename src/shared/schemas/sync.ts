@@ -76,6 +76,8 @@ export interface MinerSyncRow {
   accident: string | null;
   accidentNote: string | null;
   offShelf: boolean;
+  /** The sub-area holding the miner's IP, "Top / Row / Rack" (as the miner list's zone column); null outside every segment. */
+  zone: string | null;
   /** Shelf name and seat, when the miner is placed (null until shelves exist for it). */
   shelf: string | null;
   seat: string | null;

@@ -25,6 +25,7 @@ export function testMinerRow(over: Partial<MinerSyncRow> = {}): MinerSyncRow {
     accident: null,
     accidentNote: null,
     offShelf: false,
+    zone: null,
     shelf: null,
     seat: null,
     takenAt: '2026-11-22T00:00:00.000Z',

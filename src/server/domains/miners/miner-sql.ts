@@ -221,7 +221,7 @@ const IP_NUMBER = sql`(m.ip_inet - '0.0.0.0'::inet)`;
  * or below it: one step backwards through the index sub_area_segments_farm (agent_key, begin_num, end_num), not a
  * scan of the farm's segments.
  */
-const ZONE_SQL = sql`(select json_build_array(a1.id::text, concat_ws(' / ', a5.name, a4.name, a3.name, a2.name, a1.name))::text
+const zoneOf = (value: RawBuilder<unknown>) => sql`(select ${value}
     from (select s.area_id, s.end_num from sub_area_segments s
           where s.agent_key = m.agent_key and s.begin_num <= ${IP_NUMBER}
           order by s.begin_num desc limit 1) seg
@@ -231,6 +231,10 @@ const ZONE_SQL = sql`(select json_build_array(a1.id::text, concat_ws(' / ', a5.n
     left join sub_areas a4 on a4.id = a3.parent_id
     left join sub_areas a5 on a5.id = a4.parent_id
     where seg.end_num >= ${IP_NUMBER})`;
+const ZONE_PATH = sql`concat_ws(' / ', a5.name, a4.name, a3.name, a2.name, a1.name)`;
+const ZONE_SQL = zoneOf(sql`json_build_array(a1.id::text, ${ZONE_PATH})::text`);
+/** The path of the miner's zone alone (alias m), null when no segment holds its address: the phone's sync rows (miner-sync-rows.ts). */
+export const ZONE_PATH_SQL = zoneOf(ZONE_PATH);
 
 /**
  * The columns of one list row (alias m): plain columns, the figures of the latest reading and the hourly-history

@@ -1,6 +1,7 @@
 /**
  * Miner rows of the sync feed (MinerSyncRow): the compact projection the technician's phone keeps, with the list's
- * status and rounding rules, plus the farm's marks of the miner (customer, accident, off shelf) and their version.
+ * status and rounding rules, plus the farm's marks of the miner (customer, accident, off shelf) and their version, and
+ * its zone (the sub-area path holding its IP, as the list shows it: a technician finds the rack by it).
  * Temperatures and fans come from columns stored with the snapshot (migration 202611230105, the same expressions
  * as the list's COLUMN_SQL): the compressed snapshot itself is never read here, which keeps a 20,000-row feed cheap.
  *
@@ -12,6 +13,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { MINER_STATUSES } from '@shared/miner-labels';
 import type { MinerSyncRow } from '@shared/schemas/sync';
+import { ZONE_PATH_SQL } from '../miners/miner-sql';
 import type { SyncField, SyncSource } from './sync-feed';
 
 /** minerStatuses(online, state) in SQL: the states that hold, in catalogue order. */
@@ -24,7 +26,7 @@ const STATUSES_SQL = sql`array_remove(array[${sql.join(
 /** round(v, 2) of miner-sql.ts (Math.round = floor(x + 0.5)) in double precision. */
 const round2 = (column: RawBuilder<unknown>) => sql`floor(${column} * 100 + 0.5) / 100`;
 
-/** Every field of MinerSyncRow with its SQL (aliases: m = miners, k = miner_marks); the order of `columns`. */
+/** Every field of MinerSyncRow with its SQL (aliases: m = miners, k = miner_marks, zones = whether the farm has IP segments); the order of `columns`. */
 const MINER_FIELDS: readonly SyncField<keyof MinerSyncRow>[] = [
   ['id', sql`m.id::text`],
   ['ip', sql`m.ip`],
@@ -48,6 +50,8 @@ const MINER_FIELDS: readonly SyncField<keyof MinerSyncRow>[] = [
   ['accident', sql`k.accident`],
   ['accidentNote', sql`k.accident_note`],
   ['offShelf', sql`coalesce(k.off_shelf, false)`],
+  // Only looked up when the farm has IP segments at all (zones.has_segments: one probe a page, not one a row).
+  ['zone', sql`case when zones.has_segments then ${ZONE_PATH_SQL} end`],
   // No shelves yet: the shelf feature fills these.
   ['shelf', sql`null::text`],
   ['seat', sql`null::text`],
@@ -62,6 +66,7 @@ export const minerSyncSource: SyncSource = {
   from: (q) => sql`
     from miners m
     left join miner_marks k on k.agent_key = m.agent_key and k.ip = m.ip
+    cross join (select exists (select 1 from sub_area_segments s where s.agent_key = ${q.agentKey}) as has_segments) zones
     where m.agent_key = ${q.agentKey} and m.version > ${q.since}::bigint and m.version <= ${q.upTo}::bigint
     order by m.version
     limit ${q.take}`,

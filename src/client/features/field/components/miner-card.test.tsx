@@ -26,16 +26,18 @@ const miner = (over: Partial<CachedMiner>): CachedMiner => ({
   ...over,
 });
 
-const accidentText = (m: CachedMiner) => {
+/** The text of one fact of the card of `m`. */
+const cardText = (m: CachedMiner, testId: string) => {
   const { unmount } = render(
     <I18nextProvider i18n={i18n}>
       <MinerCard miner={m} />
     </I18nextProvider>,
   );
-  const text = screen.getByTestId('field-card-accident').textContent;
+  const text = screen.getByTestId(testId).textContent;
   unmount();
   return text;
 };
+const accidentText = (m: CachedMiner) => cardText(m, 'field-card-accident');
 
 describe('MinerCard accident mark', () => {
   it('names the accident type in the interface language, with its note; a free-text mark as written', async () => {
@@ -48,5 +50,15 @@ describe('MinerCard accident mark', () => {
     } finally {
       await i18n.changeLanguage('en-US');
     }
+  });
+});
+
+describe('MinerCard zone', () => {
+  it('shows the sub-area holding the miner, or that it is in none (also for a row cached before zones were sent)', () => {
+    const zoneText = (m: CachedMiner) => cardText(m, 'field-card-zone');
+    expect(zoneText(miner({ zone: 'Hall A / Row 3 / Rack 12' }))).toBe('Hall A / Row 3 / Rack 12');
+    expect(zoneText(miner({ zone: null }))).toBe('No zone');
+    const { zone: _dropped, ...older } = miner({});
+    expect(zoneText(older as CachedMiner)).toBe('No zone');
   });
 });

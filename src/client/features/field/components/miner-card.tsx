@@ -1,6 +1,6 @@
 /**
- * The miner card, readable at arm's length: big status and hashrate, temperatures, fans, faults, customer,
- * accident mark, shelf and seat, identity, and how old the reading is. Pure view of a cached row.
+ * The miner card, readable at arm's length: big status and hashrate, temperatures, fans, faults, zone (the sub-area
+ * holding its IP), shelf and seat, customer, accident mark, identity, and how old the reading is. Pure view of a cached row.
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -118,6 +118,9 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
       </section>
 
       <section className="hf-paper hf-grid hf-grid-1-2">
+        <Fact label={t('card.zone')} testId="field-card-zone">
+          {miner.zone ?? t('card.noZone')}
+        </Fact>
         <Fact label={t('card.location')} testId="field-card-location">
           {location}
         </Fact>
