@@ -455,6 +455,31 @@ describe('miner monitoring (read side)', () => {
         'stratum+tcp://btc.pool-two.example:443',
       ]);
     });
+
+    it("answers the spec's other dropdown names: the same lists, and the farm's build dates and ideal hashrates", async () => {
+      const opt = async (name: string) => {
+        const res = await admin.get(`/api/options/${name}`, { agentKey: farmA.agentKey });
+        expect(res.statusCode, `${name} ${res.body}`).toBe(200);
+        return body<{ text: string; value: string }[]>(res).data;
+      };
+      for (const [alias, name] of [['faultReason', 'faultType'], ['factory', 'area'], ['adminagent', 'agent'], ['coinList', 'coinType']]) {
+        expect(await opt(alias!), alias).toEqual(await opt(name!));
+      }
+      expect((await opt('faultReason')).map((o) => o.value)).toContain('missing-chip');
+      expect((await opt('adminagent')).map((o) => o.value)).toContain(farmA.agentKey);
+      const dates = await opt('compileTime');
+      expect(dates).toEqual([
+        { text: '2024-07-11', value: '20240711' },
+        { text: '2022-12-26', value: '20221226' },
+      ]);
+      // A build date is a value of the list's firmware filter.
+      const built = body<{ total: number }>(await admin.get('/api/miner/list', { agentKey: farmA.agentKey, firmware: dates[0]!.value })).data;
+      expect(built.total).toBeGreaterThan(0);
+      const ideal = await opt('rateIdeal');
+      expect(ideal.length).toBeGreaterThan(0);
+      expect(ideal.map((o) => Number(o.value))).toEqual([...ideal.map((o) => Number(o.value))].sort((a, b) => b - a));
+      for (const o of ideal) expect(o.text).toMatch(/^[\d,.]+ [KMGTPE]?H\/s$/);
+    });
   });
 
   describe('access and validation', () => {

@@ -32,10 +32,13 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
     return f;
   };
 
-  app.get('/api/options/agent', { config: { permission: 'authenticated' }, schema: { tags } }, async (req) => {
-    const rows = await visibleFarms(db, req.user!).select(['agent_key', 'agent_name']).orderBy('created_at').orderBy('agent_key').execute();
-    return ok(rows.map((r) => ({ text: r.agent_name, value: r.agent_key })));
-  });
+  // `adminagent`: the spec's name of the farms a user may manage (spec 3 §7 dropdowns); the same list.
+  for (const name of ['agent', 'adminagent']) {
+    app.get(`/api/options/${name}`, { config: { permission: 'authenticated' }, schema: { tags, description: "The caller's farms: [{ text: name, value: agentKey }]." } }, async (req) => {
+      const rows = await visibleFarms(db, req.user!).select(['agent_key', 'agent_name']).orderBy('created_at').orderBy('agent_key').execute();
+      return ok(rows.map((r) => ({ text: r.agent_name, value: r.agent_key })));
+    });
+  }
 
   app.get('/api/agent/pagelist', { config: { permission: PERMISSION.farms }, schema: { tags, querystring: FarmListQuery } }, async (req) => {
     const { list, total } = await findFarmsPage(db, req.user!, req.query);

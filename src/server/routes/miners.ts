@@ -11,7 +11,7 @@ import { AgentKeyQuery } from '@shared/schemas/common';
 import { FarmSeriesQuery, MinerFilterQuery, MinerHistoryQuery, MinerKeyQuery, MinerListQuery } from '@shared/schemas/miner';
 import { findMiners, minerPageJson } from '../domains/miners/find-miners';
 import { findMinerId, getMiner } from '../domains/miners/get-miner';
-import { FARM_OPTION_NAMES, farmMinerOptions, fixedMinerOptions } from '../domains/miners/miner-options';
+import { FARM_OPTION_NAMES, SPEC_FARM_OPTION_NAMES, farmMinerOptions, fixedMinerOptions, specFarmOptions } from '../domains/miners/miner-options';
 import { getFarmSeries, getIndexStat, getMinerHistory, getMinerStat, getModelStats } from '../domains/miners/miner-stats';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
@@ -124,10 +124,11 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) => ok(await getFarmSeries(db, req.query.agentKey, req.query.range)),
   );
 
-  // Fixed vocabularies: named in the request's language (header I18N).
-  for (const name of ['status', 'faultType', 'workMode', 'network'] as const) {
+  // Fixed vocabularies: named in the request's language (header I18N). `faultReason` is the spec's other name of the
+  // fault labels (the list's "fault reason" column).
+  for (const [path, name] of [['status', 'status'], ['faultType', 'faultType'], ['faultReason', 'faultType'], ['workMode', 'workMode'], ['network', 'network']] as const) {
     app.get(
-      `/api/options/${name}`,
+      `/api/options/${path}`,
       { config: { permission: PERMISSION.miners }, schema: { tags, description: `Miner ${name} values: [{ text, value }] with text in the request's language.` } },
       async (req) => ok(fixedMinerOptions(req.locale, name)),
     );
@@ -141,6 +142,15 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => ok(minerLabelOptions(req.locale, 'accident')),
   );
+
+  for (const name of SPEC_FARM_OPTION_NAMES) {
+    const what = { compileTime: 'firmware build dates (text YYYY-MM-DD, value YYYYMMDD: the firmware filter), newest first', rateIdeal: 'ideal hashrates (value GH/s), highest first' }[name];
+    app.get(
+      `/api/options/${name}`,
+      { config, schema: { tags, description: `Distinct ${what} of the farm's miners: [{ text, value }].`, querystring: AgentKeyQuery } },
+      async (req) => ok(await specFarmOptions(db, req.query.agentKey, name)),
+    );
+  }
 
   for (const name of FARM_OPTION_NAMES) {
     const what = { model: 'models', firmwareVersion: 'firmware (compile date YYYYMMDD where known, else the version string; text YYYY-MM-DD)', poolUrl: 'pool URLs' }[name];

@@ -190,7 +190,9 @@ export async function poolRoutes(fastify: FastifyInstance): Promise<void> {
   // ─── Option lists ───
 
   const fixed = { permission: 'authenticated' as const };
-  app.get('/api/options/coinType', { config: fixed, schema: { tags, description: 'Coins: [{ text, value }].' } }, async () => ok(COIN_TYPES.map((c) => ({ text: c, value: c }))));
+  for (const name of ['coinType', 'coinList']) {
+    app.get(`/api/options/${name}`, { config: fixed, schema: { tags, description: 'Coins: [{ text, value }].' } }, async () => ok(COIN_TYPES.map((c) => ({ text: c, value: c }))));
+  }
   app.get('/api/options/currency', { config: fixed, schema: { tags, description: 'Electricity currencies with their price unit.' } }, async () =>
     ok(CURRENCIES.map((c) => ({ text: `${c} (${PRICE_RULES[c].unit})`, value: c }))),
   );

@@ -53,11 +53,14 @@ export async function subAreaRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) => ok(await listSubAreas(db, req.query.agentKey)),
   );
 
-  app.get(
-    '/api/options/area',
-    { config: areaView, schema: { tags, description: 'Sub-areas of the farm for dropdowns and the miner-list filter: [{ text: "Top / Row / Rack", value: id }].', querystring: SubAreaListQuery } },
-    async (req) => ok(await subAreaOptions(db, req.query.agentKey)),
-  );
+  // `factory` is the spec's name of the same list (spec 3 §3 Miner: "factory (zone)").
+  for (const name of ['area', 'factory']) {
+    app.get(
+      `/api/options/${name}`,
+      { config: areaView, schema: { tags, description: 'Sub-areas of the farm for dropdowns and the miner-list filter: [{ text: "Top / Row / Rack", value: id }].', querystring: SubAreaListQuery } },
+      async (req) => ok(await subAreaOptions(db, req.query.agentKey)),
+    );
+  }
 
   app.post(
     '/api/minerv2/agentSubArea/save',

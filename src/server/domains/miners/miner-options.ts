@@ -3,6 +3,7 @@
  * the request's language (src/shared/miner-labels.ts), and the farm's own models, firmware and pool URLs.
  */
 import { sql } from 'kysely';
+import { formatHashrate } from '@shared/format/hashrate';
 import { minerLabelOptions } from '@shared/miner-labels';
 import type { Option } from '@shared/schemas/common';
 import type { MinerOptionName } from '@shared/schemas/miner';
@@ -16,6 +17,26 @@ export type FixedOptionName = Exclude<MinerOptionName, FarmOptionName>;
 
 export function fixedMinerOptions(locale: Locale, name: FixedOptionName): Option[] {
   return minerLabelOptions(locale, name);
+}
+
+/**
+ * Two more farm dropdowns named by the spec (§7 "Dropdown lists"): `compileTime`, the firmware build dates of the
+ * farm's miners (text YYYY-MM-DD, value YYYYMMDD: the list's `firmware` filter takes it), newest first; `rateIdeal`,
+ * the distinct ideal hashrates (value GH/s, text in the unit that reads best), highest first.
+ */
+export const SPEC_FARM_OPTION_NAMES = ['compileTime', 'rateIdeal'] as const;
+export type SpecFarmOptionName = (typeof SPEC_FARM_OPTION_NAMES)[number];
+
+export async function specFarmOptions(db: DB, agentKey: string, name: SpecFarmOptionName): Promise<Option[]> {
+  if (name === 'compileTime') {
+    const { rows } = await sql<{ v: string }>`
+      select distinct to_char(m.compile_time at time zone 'UTC', 'YYYYMMDD') as v from miners m
+      where m.agent_key = ${agentKey} and m.compile_time is not null order by 1 desc
+    `.execute(db);
+    return rows.map((r) => ({ text: `${r.v.slice(0, 4)}-${r.v.slice(4, 6)}-${r.v.slice(6, 8)}`, value: r.v }));
+  }
+  const { rows } = await sql<{ v: number }>`select distinct m.ideal::float8 as v from miners m where m.agent_key = ${agentKey} and m.ideal > 0 order by 1 desc`.execute(db);
+  return rows.map((r) => ({ text: formatHashrate(r.v), value: String(r.v) }));
 }
 
 export async function farmMinerOptions(db: DB, agentKey: string, name: FarmOptionName): Promise<Option[]> {
