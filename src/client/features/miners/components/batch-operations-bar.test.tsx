@@ -43,4 +43,32 @@ describe('batch operations menu', () => {
     await waitFor(() => expect(dropdown.style.maxHeight).toMatch(/^\d+px$/));
     for (const op of BATCH_OP_GROUPS.flatMap((g) => g.ops)) expect(dropdown.querySelector(`[data-testid="batch-op-${op}"]`), op).not.toBeNull();
   });
+
+  it('says an uploaded IP list, not the selected rows, is what operations use', async () => {
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (new URL(url, 'http://localhost').pathname === '/api/minerv2/uploadIpList') {
+        return new Response(JSON.stringify({ code: 0, msg: 'success', data: { fileId: 'f1', count: 3, matched: 3, unmatched: [], invalid: [], expiresAt: '2026-11-24T08:00:00Z' } }));
+      }
+      return new Promise(() => undefined);
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    client.setQueryData(sessionKeys.currentUser, { isAdmin: true });
+    const rows = [{ ip: '10.0.0.1', sn: 'SN1' }, { ip: '10.0.0.2', sn: 'SN2' }] as MinerRow[];
+    const bar = (count: number) => (
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <MantineProvider env="test">
+            <BatchOperationsBar agentKey="north-hall" selection={count ? applyTableKeys(EMPTY_SELECTION, ['10.0.0.1', '10.0.0.2'], rows) : EMPTY_SELECTION} count={count} />
+          </MantineProvider>
+        </QueryClientProvider>
+      </I18nextProvider>
+    );
+    const { container, rerender } = render(bar(0));
+    const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['10.0.0.5\n10.0.0.6\n10.0.0.7\n'], 'rack-7.txt', { type: 'text/plain' })] } });
+    await screen.findByTestId('batch-uploaded');
+    expect(screen.queryByTestId('batch-upload-overrides')).toBeNull();
+    rerender(bar(2));
+    expect(screen.getByTestId('batch-upload-overrides').textContent).toBe('Operations use this list, not the 2 selected');
+  });
 });

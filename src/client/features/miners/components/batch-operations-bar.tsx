@@ -4,7 +4,7 @@
  * miner-operations key (10500).
  */
 import { useState } from 'react';
-import { Badge, Button, CloseButton, FileButton, Group, Menu, Tooltip } from '@mantine/core';
+import { Badge, Button, CloseButton, FileButton, Group, Menu, Text, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconHistory, IconListCheck, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { boundedDropdownMiddlewares, boundedDropdownStyle } from '@client/lib/bounded-dropdown';
@@ -102,6 +102,12 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
         <Badge variant="light" rightSection={<CloseButton size="xs" aria-label={t('batch.clearUpload')} onClick={() => setUploaded(null)} />} data-testid="batch-uploaded">
           {t('batch.uploaded', { name: uploaded.fileName, count: uploaded.count, matched: uploaded.matched })}
         </Badge>
+      )}
+      {/* Rows selected while a list is loaded are not what an operation will touch: say so where the count shows. */}
+      {uploaded && count > 0 && (
+        <Text size="xs" c="orange.8" data-testid="batch-upload-overrides">
+          {t('batch.uploadOverridesSelection', { count: formatNumber(count) })}
+        </Text>
       )}
       <Button size="compact-sm" variant="subtle" leftSection={<IconHistory size={14} />} onClick={() => setLogOpen(true)} data-testid="batch-log-open">
         {t('batch.log')}
