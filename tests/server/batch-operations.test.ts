@@ -259,6 +259,12 @@ describe('miner batch operations', () => {
     expect(await marksOf()).toEqual(was);
     expect(await taskCount()).toBe(before);
 
+    // No customer: `clear`, not a name (both together are refused).
+    expect((await op('batchCustomer', { ips: ip(3), customer: 'ACME' })).statusCode).toBe(200);
+    expect(await marksOf()).toMatchObject({ customer: 'ACME' });
+    expect((await op('batchCustomer', { ips: ip(3), customer: 'ACME', clear: 'true' })).statusCode).toBe(400);
+    expect((await op('batchCustomer', { ips: ip(3), clear: 'true' })).statusCode).toBe(200);
+    expect(await marksOf()).toMatchObject({ customer: null });
     expect((await op('batchAccident', { ips: ip(3), accident: 'power-failure', note: 'breaker 4' })).statusCode).toBe(200);
     expect(await marksOf()).toMatchObject({ accident: 'power-failure' });
     // The list the dialog offers, named in the request's language; reading it needs the miners key.

@@ -38,7 +38,7 @@ const OP_DOC: Record<(typeof BATCH_OPS)[number], string> = {
   batchBlink: 'Blink the locate LED: on (true/false).',
   batchChangeWorkMode: 'Work mode: mode normal | sleep | low-power.',
   batchUpgrade: 'Firmware upgrade from fileUrl (http(s) URL or a server path), optional fileName, keepSettings (default true). Sensitive: needs code.',
-  batchCustomer: 'Records only: assigns customer to the miners.',
+  batchCustomer: "Records only: customer (a customer's name of the farm, /api/options/customer) becomes the miners' customer; clear=true instead removes it (the farm's own miners).",
   batchDelete: 'Removes the miners from the farm and queues "remove" for the agent. Sensitive: needs code.',
   batchOffline: 'Records only: marks the miners off shelf.',
   batchOfflineRecoverDHCP: 'Marks the miners off shelf and queues DHCP recovery. Sensitive: needs code.',

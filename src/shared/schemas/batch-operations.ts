@@ -137,7 +137,14 @@ export const BATCH_BODIES = {
     fileName: z.preprocess(blank, z.string().trim().max(200).optional()),
     keepSettings: z.preprocess(blank, boolish.default(true)),
   }),
-  batchCustomer: batchBody({ customer: z.string().trim().min(1, 'validation.required').max(100, 'validation.remarkMax') }),
+  /** A customer of the farm by name, or `clear` (no customer: a hosted miner back to the farm's own). */
+  batchCustomer: batchBody({
+    customer: z.preprocess(blank, z.string().trim().max(100, 'validation.remarkMax').optional()),
+    clear: z.preprocess(blank, boolish.default(false)),
+  }).superRefine((b, ctx) => {
+    if (!b.clear && !b.customer) ctx.addIssue({ code: 'custom', path: ['customer'], message: 'validation.required' });
+    if (b.clear && b.customer) ctx.addIssue({ code: 'custom', path: ['customer'], message: 'validation.invalid' });
+  }),
   batchDelete: batchBody({}),
   batchOffline: batchBody({}),
   batchOfflineRecoverDHCP: batchBody({}),

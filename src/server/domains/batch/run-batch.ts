@@ -40,7 +40,7 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-type MarkFields = { customer?: string; off_shelf?: boolean; off_shelf_at?: Date; accident?: string; accident_note?: string; accident_at?: Date };
+type MarkFields = { customer?: string | null; off_shelf?: boolean; off_shelf_at?: Date; accident?: string; accident_note?: string; accident_at?: Date };
 
 async function upsertMarks(trx: Trx, agentKey: string, userId: string, miners: TargetMiner[], fields: MarkFields): Promise<void> {
   const now = new Date();
@@ -121,8 +121,8 @@ export function planOp<Op extends MinerBatchOp>(op: Op, body: BatchBody<Op>): Op
     case 'batchCustomer':
       return {
         agent: null,
-        record: (trx, agentKey, userId, miners) => upsertMarks(trx, agentKey, userId, miners, { customer: b.customer as string }),
-        recordParams: { customer: b.customer },
+        record: (trx, agentKey, userId, miners) => upsertMarks(trx, agentKey, userId, miners, { customer: b.clear ? null : (b.customer as string) }),
+        recordParams: { customer: b.clear ? null : b.customer },
       };
     case 'batchAccident':
       return {
@@ -171,8 +171,8 @@ async function checkCustomer(db: DB, agentKey: string, name: string): Promise<vo
 
 export async function runMinerBatch<Op extends MinerBatchOp>(db: DB, input: RunBatchInput<Op>): Promise<BatchRunResult> {
   const { op, agentKey, userId, body } = input;
-  const b = body as { ips?: string[]; filter?: BatchFilter; ipListFileId?: string; code?: string; customer?: string };
-  if (op === 'batchCustomer') await checkCustomer(db, agentKey, b.customer ?? '');
+  const b = body as { ips?: string[]; filter?: BatchFilter; ipListFileId?: string; code?: string; customer?: string; clear?: boolean };
+  if (op === 'batchCustomer' && !b.clear) await checkCustomer(db, agentKey, b.customer ?? '');
   const { miners, missing } = await resolveTargets(db, agentKey, userId, targetSpecOf(b));
   if (miners.length === 0 && missing.length === 0) throw new AppError('noTargets');
   if (isSensitiveBatchOp(op) && !input.verified) await consumeVerificationCode(db, userId, b.code);

@@ -58,7 +58,20 @@ describe('batch op fields', () => {
     const { asked, changes } = renderFields('batchCustomer');
     fireEvent.click(screen.getByTestId('batch-field-customer'));
     fireEvent.click(await screen.findByRole('option', { name: 'Beta Mining' }));
-    expect(changes).toEqual([['customer', 'Beta Mining']]);
+    expect(changes).toEqual([
+      ['clear', false],
+      ['customer', 'Beta Mining'],
+    ]);
     expect(asked).toEqual(['/api/options/customer?agentKey=north-hall']);
+  });
+
+  it('change customer: "No customer" first, which clears it', async () => {
+    const { changes } = renderFields('batchCustomer');
+    fireEvent.click(screen.getByTestId('batch-field-customer'));
+    fireEvent.click(await screen.findByRole('option', { name: "No customer (the farm's own)" }));
+    expect(changes).toEqual([
+      ['clear', true],
+      ['customer', ''],
+    ]);
   });
 });

@@ -16,16 +16,39 @@ interface FieldsProps {
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
+/** The "no customer" choice of Change customer (names are trimmed: none starts with a space). */
+const NO_CUSTOMER = ' no-customer';
 const numOr = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
 
 /**
  * A choice from a farm dropdown (/api/options/*): `useText` keeps the option's text as the value (customers: the
  * batch names the customer, the dropdown's value is its id). While the list loads, fails or is empty, it says so.
  */
-function OptionSelect({ agentKey, name, field, label, value, onChange, error, useText = false }: { agentKey: string; name: DropdownName; field: string; label: string; value: string; onChange: (v: string) => void; error?: string; useText?: boolean }) {
+function OptionSelect({
+  agentKey,
+  name,
+  field,
+  label,
+  value,
+  onChange,
+  error,
+  useText = false,
+  first = [],
+}: {
+  agentKey: string;
+  name: DropdownName;
+  field: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  useText?: boolean;
+  /** Choices offered before the list's (e.g. "no customer"). */
+  first?: { value: string; label: string }[];
+}) {
   const { t } = useTranslation('miners');
   const options = useMinerOptions(agentKey, name, true);
-  const data = (options.data ?? []).map((o) => ({ value: useText ? o.text : o.value, label: o.text }));
+  const data = [...first, ...(options.data ?? []).map((o) => ({ value: useText ? o.text : o.value, label: o.text }))];
   return (
     <Select
       label={label}
@@ -90,7 +113,23 @@ export function BatchOpFields({ op, agentKey, values, onChange, errors, example 
         </Stack>
       );
     case 'batchCustomer':
-      return <OptionSelect agentKey={agentKey} name="customer" field="customer" label={t('batch.fields.customer')} value={str(values.customer)} onChange={(v) => onChange('customer', v)} error={errors.customer} useText />;
+      // "No customer" clears the miners' customer (clear=true); a name sets it.
+      return (
+        <OptionSelect
+          agentKey={agentKey}
+          name="customer"
+          field="customer"
+          label={t('batch.fields.customer')}
+          value={values.clear === true ? NO_CUSTOMER : str(values.customer)}
+          onChange={(v) => {
+            onChange('clear', v === NO_CUSTOMER);
+            onChange('customer', v === NO_CUSTOMER ? '' : v);
+          }}
+          error={errors.customer}
+          useText
+          first={[{ value: NO_CUSTOMER, label: t('batch.fields.noCustomer') }]}
+        />
+      );
     case 'batchAccident':
       return (
         <Stack gap="xs">

@@ -139,7 +139,7 @@ export function defaultParams(op: MinerBatchOp): BatchParams {
     case 'batchUpgrade':
       return { fileUrl: '', fileName: '', keepSettings: true };
     case 'batchCustomer':
-      return { customer: '' };
+      return { customer: '', clear: false };
     case 'batchAccident':
       return { accident: '', note: '' };
     case 'batchAdjustHashRate':
