@@ -111,7 +111,7 @@ describe('miner list and detail: customer, accident and zone', () => {
     for (const r of page.list) for (const k of MARK_KEYS) expect(Object.hasOwn(r, k), `${r.ip} ${k}`).toBe(true);
   });
 
-  it('carries them on every way a page is read: small pages, other sorts, customer and sub-area filters', async () => {
+  it('carries them on every way a page is read: small pages, other sorts, customer, sub-area and accident filters', async () => {
     const want = expected();
     const seen = new Map<string, Marks>();
     for (const p of ['1', '2', '3', '4']) for (const [k, v] of byIp((await list({ pageSize: '3', page: p })).list)) seen.set(k, v);
@@ -123,6 +123,12 @@ describe('miner list and detail: customer, accident and zone', () => {
     const zoned = await list({ subArea: String(rack.id) });
     expect(zoned.list.map((r) => r.ip)).toEqual([ip(0), ip(1), ip(2), ip(3)]);
     for (const r of zoned.list) expect(marksOf(r)).toEqual(want.get(r.ip));
+    // By accident type (farm B's marks at the same addresses are not farm A's); the counters follow the same filter.
+    const marked = await list({ accident: 'power-failure' });
+    expect(marked.list.map((r) => r.ip)).toEqual([ip(1), ip(3)]);
+    expect(marked.total).toBe(2);
+    expect((await list({ accident: 'other' })).total).toBe(0);
+    expect(body<{ total: number }>(await ok(admin.get('/api/miner/stat', { agentKey: KEY, accident: 'power-failure' }))).data.total).toBe(2);
   });
 
   it('answers the same in the miner detail', async () => {

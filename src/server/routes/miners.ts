@@ -20,7 +20,8 @@ const FILTER_DOC =
   'Filters (all optional, combined with AND): status (online | offline | qualified | unqualified | zeroHashrate | cannotStart | illegalPool | abnormalIdeal | sleeping | lowPower), ' +
   'faultType (fault label), model, firmware (compile date YYYYMMDD or YYYY-MM-DD, or a firmware version, as /api/options/firmwareVersion gives), ' +
   'pool (part of any pool URL, case-insensitive), workMode, network (online | offline), keyword (IP prefix or part of the SN). ' +
-  'customer (id from /api/options/customer, or the name), subArea (id from /api/options/area: the area and the areas under it, by their IP segments); ' +
+  'customer (id from /api/options/customer, or the name), subArea (id from /api/options/area: the area and the areas under it, by their IP segments), ' +
+  'accident (a type of /api/options/accidentList, or an older free-text mark as written); ' +
   'shelf is accepted for the shelves feature and narrows nothing yet.';
 
 export async function minerRoutes(fastify: FastifyInstance): Promise<void> {

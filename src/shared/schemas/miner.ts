@@ -91,6 +91,8 @@ export const MinerFilterQuery = z.object({
   customer: text(100),
   /** Sub-area id (/api/options/area): the area and its descendants, through their IP segments. */
   subArea: text(100),
+  /** Accident mark (a type of /api/options/accidentList, or older free text as written) as recorded on the miner. */
+  accident: text(100),
   /** Accepted for the shelves issue; narrows nothing until miners are placed on shelves. */
   shelf: text(100),
 });

@@ -74,6 +74,7 @@ export function minerWhere(agentKey: string, f: MinerFilter, offShelf = false): 
     conds.push(sql`exists (select 1 from miner_marks mk where mk.agent_key = m.agent_key and mk.ip = m.ip and mk.customer = coalesce(
       (select c.name from customers c where c.agent_key = m.agent_key and c.id::text = ${f.customer}), ${f.customer}))`);
   }
+  if (f.accident) conds.push(sql`exists (select 1 from miner_marks mk where mk.agent_key = m.agent_key and mk.ip = m.ip and mk.accident = ${f.accident})`);
   if (f.subArea) {
     // The sub-area (id from /api/options/area) and everything under it, through the IP segments of its leaves.
     conds.push(/^\d{1,9}$/.test(f.subArea) ? subAreaMinerFilter(Number(f.subArea), 'm') : sql`false`);

@@ -51,7 +51,7 @@ export function stampsSql(agentKey: string): RawBuilder<unknown> {
 export const stampsOf = (r: { stamp: string; identity_stamp: string } | undefined): Stamps => ({ data: r?.stamp ?? '', identity: r?.identity_stamp ?? '' });
 
 /** Whether the data stamp tells every change of this filter's result (filters on other tables — customer, sub-area — do not). */
-export const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined;
+export const stampCovers = (filter: MinerFilter): boolean => filter.customer === undefined && filter.subArea === undefined && filter.accident === undefined;
 
 /** The key of a farm's filter (its set parts in name order): equal filters, equal keys. */
 export function filterKey(agentKey: string, filter: MinerFilter, offShelf = false): string {

@@ -7,14 +7,14 @@ import { Button, Collapse, Group, Select, SimpleGrid, TextInput } from '@mantine
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { MinerFilter, MinerOptionName } from '@shared/schemas/miner';
-import { useMinerOptions } from '../api/miners-api';
+import type { MinerFilter } from '@shared/schemas/miner';
+import { type DropdownName, useMinerOptions } from '../api/miners-api';
 import { type MinerFilterUpdate, activeFilterCount } from '../lib/miner-filter';
 import { usePhone } from '../lib/use-phone';
 
-type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea';
-/** The miner options plus the customer and sub-area dropdowns served by the hosting and sub-area routes. */
-type FilterOption = MinerOptionName | 'customer' | 'area';
+type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea' | 'accident';
+/** The miner options plus the customer, sub-area and accident-type dropdowns served by their own routes. */
+type FilterOption = DropdownName;
 
 const SELECTS: { key: SelectKey; option: FilterOption }[] = [
   { key: 'status', option: 'status' },
@@ -26,6 +26,7 @@ const SELECTS: { key: SelectKey; option: FilterOption }[] = [
   { key: 'network', option: 'network' },
   { key: 'customer', option: 'customer' },
   { key: 'subArea', option: 'area' },
+  { key: 'accident', option: 'accidentList' },
 ];
 
 function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: string; name: SelectKey; option: FilterOption; value: string | undefined; onChange: (v: string | undefined) => void }) {

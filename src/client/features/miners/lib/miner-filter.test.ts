@@ -26,3 +26,11 @@ describe('miner list paging', () => {
     expect(writeListState({ ...state, page: pageBeyondLast(state.page, state.pageSize, 1000) ?? state.page }).toString()).toBe('status=offline&page=20');
   });
 });
+
+describe('miner list filter in the address', () => {
+  it('keeps the records filters (customer, sub-area, accident type) across a reload', () => {
+    const state = readListState(new URLSearchParams('customer=12&subArea=7&accident=power-failure&status=offline'));
+    expect(state.filter).toEqual({ status: 'offline', customer: '12', subArea: '7', accident: 'power-failure' });
+    expect(readListState(writeListState(state)).filter).toEqual(state.filter);
+  });
+});

@@ -21,7 +21,7 @@ export interface MinerListState {
   order?: 'asc' | 'desc';
 }
 
-const TEXT_KEYS = ['model', 'firmware', 'pool', 'keyword', 'customer', 'subArea'] as const;
+const TEXT_KEYS = ['model', 'firmware', 'pool', 'keyword', 'customer', 'subArea', 'accident'] as const;
 
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined => (v !== null && (values as readonly string[]).includes(v) ? (v as T) : undefined);
 
