@@ -21,14 +21,14 @@ import { SessionExpiredBanner } from './session-expired-banner';
 const LIST_LIMIT = 100;
 
 function SyncSection({ agentKey }: { agentKey: string | null }) {
-  const { t, i18n } = useTranslation('offline');
+  const { t } = useTranslation('offline');
   const status = useSyncStatus(agentKey);
   if (!agentKey) return <p className="hf-small hf-dimmed">{t('sync.noFarm')}</p>;
   return (
     <div className="hf-stack-tight" data-testid="outbox-sync-section">
       <div className="hf-row">
         <span className="hf-small" data-testid="outbox-last-synced">
-          {status.syncing ? t('sync.syncing') : status.lastSyncedAt ? t('sync.last', { time: timeText(status.lastSyncedAt, i18n.language) }) : t('sync.never')}
+          {status.syncing ? t('sync.syncing') : status.lastSyncedAt ? t('sync.last', { time: timeText(status.lastSyncedAt) }) : t('sync.never')}
         </span>
         <button
           type="button"
@@ -82,14 +82,14 @@ function StorageSection() {
 }
 
 function QueueRow({ entry, paused }: { entry: OutboxEntry; paused: boolean }) {
-  const { t, i18n } = useTranslation('offline');
-  const state = queueStateText(entry, paused, t, i18n.language);
+  const { t } = useTranslation('offline');
+  const state = queueStateText(entry, paused, t);
   return (
     <div className="hf-paper hf-paper-tight hf-row" data-testid="outbox-pending-row" data-state={entry.state}>
       <div className="hf-grow">
         <div className="hf-small hf-truncate">{entry.label}</div>
         <div className={`hf-xs ${entry.state === 'failed' ? 'hf-text-orange' : 'hf-dimmed'}`}>
-          {timeText(entry.created, i18n.language)} · {state}
+          {timeText(entry.created)} · {state}
         </div>
       </div>
       {entry.state === 'failed' && (
@@ -102,7 +102,7 @@ function QueueRow({ entry, paused }: { entry: OutboxEntry; paused: boolean }) {
 }
 
 function DeadRow({ entry, onEdit, onDiscard }: { entry: OutboxEntry; onEdit: (e: OutboxEntry) => void; onDiscard: (e: OutboxEntry) => void }) {
-  const { t, i18n } = useTranslation('offline');
+  const { t } = useTranslation('offline');
   return (
     <div className="hf-paper hf-paper-tight hf-paper-red hf-stack-tight" data-testid="outbox-dead-row">
       <div className="hf-row">
@@ -112,7 +112,7 @@ function DeadRow({ entry, onEdit, onDiscard }: { entry: OutboxEntry; onEdit: (e:
       <span className="hf-xs hf-text-red" data-testid="outbox-dead-reason">
         {t('dead.reason', { reason: entry.lastError?.message ?? '' })}
       </span>
-      <span className="hf-xs hf-dimmed">{timeText(entry.created, i18n.language)}</span>
+      <span className="hf-xs hf-dimmed">{timeText(entry.created)}</span>
       <div className="hf-row hf-row-wrap hf-row-start">
         <button
           type="button"

@@ -3,6 +3,7 @@
  * waiting change, the same in both.
  */
 import type { TFunction } from 'i18next';
+import { DATE_FORMATS, formatDate } from '@shared/format/date';
 import type { OutboxEntry } from './db';
 
 /** Bytes in B / KB / MB / GB / TB (1024-based), localised digits. */
@@ -17,21 +18,20 @@ export function formatBytes(bytes: number, locale: string): string {
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: i === 0 ? 0 : 1 }).format(v)} ${units[i]}`;
 }
 
-/** A moment as hours and minutes when it is today, else date and time (short forms). */
-export function timeText(ms: number, locale: string, now = new Date()): string {
-  const d = new Date(ms);
-  const sameDay = now.toDateString() === d.toDateString();
-  return sameDay ? d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }) : d.toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' });
+/** A moment as HH:mm when it is today, else MM-DD HH:mm (spec 1 §9 formats, as the rest of the console writes times). */
+export function timeText(ms: number, now = new Date()): string {
+  const sameDay = now.toDateString() === new Date(ms).toDateString();
+  return formatDate(ms, sameDay ? DATE_FORMATS.timeMinute : DATE_FORMATS.monthDayTime);
 }
 
 /** What a waiting change is doing: sending, failed (attempts, reason, next try), paused (signed out) or pending. */
-export function queueStateText(entry: OutboxEntry, paused: boolean, t: TFunction<'offline'>, locale: string): string {
+export function queueStateText(entry: OutboxEntry, paused: boolean, t: TFunction<'offline'>): string {
   if (entry.state === 'sending') return t('queue.sending');
   if (entry.state === 'failed') {
     return t('queue.failed', {
       attempts: entry.attempts,
       reason: entry.lastError?.status === 0 ? t('queue.networkError') : (entry.lastError?.message ?? ''),
-      time: timeText(entry.nextAttemptAt, locale),
+      time: timeText(entry.nextAttemptAt),
     });
   }
   return paused ? t('queue.paused') : t('queue.pending');

@@ -5,6 +5,7 @@
  * action; after one action both are disabled, whatever its outcome. Code -1 shows its msg as an error.
  */
 import { useState } from 'react';
+import { formatDate } from '@shared/format/date';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconCheck, IconX } from '@tabler/icons-react';
@@ -139,7 +140,7 @@ export function PoolApprovalPage() {
             <ReadOnly label={t('fields.agentName')} value={d.agentName} testId="approval-farm" />
             <ReadOnly label={t('fields.ipLen')} value={String(d.ipLen)} testId="approval-total" />
             {showType === 'pool' && <ReadOnly label={t('fields.poolConfig')} value={d.poolConfig ? t(`suffix.${d.poolConfig}`, { defaultValue: d.poolConfig }) : '-'} />}
-            <ReadOnly label={t('fields.createdAt')} value={new Date(d.createdAt).toLocaleString()} />
+            <ReadOnly label={t('fields.createdAt')} value={formatDate(d.createdAt)} />
           </SimpleGrid>
           {showType === 'upload' ? (
             <Stack gap={4}>
@@ -158,8 +159,8 @@ export function PoolApprovalPage() {
               {d.status === 'agreed'
                 ? d.failure
                   ? t('outcome.agreedFailed', { by: d.decidedBy ?? '-' })
-                  : t('outcome.agreed', { by: d.decidedBy ?? '-', at: d.decidedAt ? new Date(d.decidedAt).toLocaleString() : '-' })
-                : t('outcome.disagreed', { by: d.decidedBy ?? '-', at: d.decidedAt ? new Date(d.decidedAt).toLocaleString() : '-' })}
+                  : t('outcome.agreed', { by: d.decidedBy ?? '-', at: d.decidedAt ? formatDate(d.decidedAt) : '-' })
+                : t('outcome.disagreed', { by: d.decidedBy ?? '-', at: d.decidedAt ? formatDate(d.decidedAt) : '-' })}
             </Alert>
           )}
           {d.status === 'pending' && !d.canDecide && (

@@ -1,5 +1,6 @@
 /** Step 1, agent install: what the farm's computer needs (spec 1 §9 sizing), how the agent runs, and (for an existing farm) the command. */
 import { Alert, List, Stack, Text, ThemeIcon } from '@mantine/core';
+import { formatNumber } from '@shared/format/number';
 import { IconCpu, IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
@@ -14,7 +15,7 @@ export function InstallStep({ creating }: { creating: boolean }) {
       <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} title={t('install.sizingTitle')}>
         <List size="sm" spacing={2}>
           <List.Item>{t('install.sizingPer10k', SIZING)}</List.Item>
-          <List.Item>{t('install.sizingLimit', { max: SIZING.maxMiners.toLocaleString() })}</List.Item>
+          <List.Item>{t('install.sizingLimit', { max: formatNumber(SIZING.maxMiners) })}</List.Item>
           <List.Item>{t('install.sizingPing', SIZING)}</List.Item>
           <List.Item>{t('install.sizingVersion', SIZING)}</List.Item>
         </List>

@@ -9,6 +9,7 @@
  *   moment). The agent has no "restart yourself" task: the restart is an instruction the installer carries out.
  */
 import { useEffect, useState } from 'react';
+import { DATE_FORMATS, formatDate } from '@shared/format/date';
 import { Alert, Badge, Button, Code, CopyButton, Group, List, Loader, Paper, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconCheck, IconCopy, IconDownload, IconKey, IconRefresh, IconX } from '@tabler/icons-react';
@@ -177,7 +178,7 @@ type RestartPhase = { kind: 'idle' } | { kind: 'waiting'; baseline: string | nul
 const RESTART_WAIT_MS = 5 * 60_000;
 
 export function RestartServiceStep({ agentKey }: { agentKey: string }) {
-  const { t, i18n } = useTranslation('farm-setup');
+  const { t } = useTranslation('farm-setup');
   const [phase, setPhase] = useState<RestartPhase>({ kind: 'idle' });
   const watch = useRestartWatch(agentKey, phase.kind === 'waiting');
   const [now, setNow] = useState(() => Date.now());
@@ -225,7 +226,7 @@ export function RestartServiceStep({ agentKey }: { agentKey: string }) {
         </Alert>
       ) : phase.kind === 'done' ? (
         <Alert color="green" icon={<IconCheck size={18} />} data-testid="restart-ok">
-          {t('restart.ok', { time: new Date(phase.at).toLocaleTimeString(i18n.language) })}
+          {t('restart.ok', { time: formatDate(phase.at, DATE_FORMATS.time) })}
         </Alert>
       ) : phase.kind === 'timeout' ? (
         <Alert color="red" icon={<IconAlertTriangle size={18} />} data-testid="restart-timeout">

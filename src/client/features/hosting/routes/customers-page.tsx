@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { formatDate } from '@shared/format/date';
 import { ActionIcon, Badge, Button, EmptyState, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -57,7 +58,7 @@ export function CustomersPage() {
           </Text>
         ),
       },
-      { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (c) => new Date(c.createdAt).toLocaleString() },
+      { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (c) => formatDate(c.createdAt) },
     ];
     if (canOperate)
       cols.push({

@@ -1,4 +1,5 @@
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { formatDate } from '@shared/format/date';
 import { ActionIcon, Button, EmptyState, Group, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -148,7 +149,7 @@ function GroupsTab({ agentKey, canOperate }: { agentKey: string; canOperate: boo
           </Text>
         ),
       },
-      { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (g) => new Date(g.createdAt).toLocaleString() },
+      { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (g) => formatDate(g.createdAt) },
     ];
   }, [t, subName]);
   return (
@@ -182,7 +183,7 @@ function SubAccountsTab({ agentKey, canOperate }: { agentKey: string; canOperate
       { key: 'poolName', title: t('sub.poolName'), width: 140 },
       { key: 'coinType', title: t('sub.coinType'), width: 90 },
       { key: 'observerUrl', title: t('sub.observerUrl'), width: 320, render: (s) => <Text size="sm" lineClamp={1} title={s.observerUrl}>{s.observerUrl}</Text> },
-      { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (s) => new Date(s.createdAt).toLocaleString() },
+      { key: 'createdAt', title: t('columns.createdAt'), width: 170, render: (s) => formatDate(s.createdAt) },
     ],
     [t],
   );

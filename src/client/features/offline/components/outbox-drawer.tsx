@@ -24,14 +24,14 @@ import { SessionExpiredBanner } from './session-expired-banner';
 const LIST_LIMIT = 100;
 
 function SyncSection({ agentKey }: { agentKey: string | null }) {
-  const { t, i18n } = useTranslation('offline');
+  const { t } = useTranslation('offline');
   const status = useSyncStatus(agentKey);
   if (!agentKey) return <Text size="sm" c="dimmed">{t('sync.noFarm')}</Text>;
   return (
     <Stack gap={4} data-testid="outbox-sync-section">
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm" data-testid="outbox-last-synced">
-          {status.syncing ? t('sync.syncing') : status.lastSyncedAt ? t('sync.last', { time: timeText(status.lastSyncedAt, i18n.language) }) : t('sync.never')}
+          {status.syncing ? t('sync.syncing') : status.lastSyncedAt ? t('sync.last', { time: timeText(status.lastSyncedAt) }) : t('sync.never')}
         </Text>
         <Button
           size="compact-md"
@@ -95,8 +95,8 @@ function StorageSection() {
 }
 
 function QueueRow({ entry, paused }: { entry: OutboxEntry; paused: boolean }) {
-  const { t, i18n } = useTranslation('offline');
-  const state = queueStateText(entry, paused, t, i18n.language);
+  const { t } = useTranslation('offline');
+  const state = queueStateText(entry, paused, t);
   return (
     <Card withBorder padding="xs" data-testid="outbox-pending-row" data-state={entry.state}>
       <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -105,7 +105,7 @@ function QueueRow({ entry, paused }: { entry: OutboxEntry; paused: boolean }) {
             {entry.label}
           </Text>
           <Text size="xs" c={entry.state === 'failed' ? 'orange' : 'dimmed'}>
-            {timeText(entry.created, i18n.language)} · {state}
+            {timeText(entry.created)} · {state}
           </Text>
         </Stack>
         {entry.state === 'failed' && (
@@ -119,7 +119,7 @@ function QueueRow({ entry, paused }: { entry: OutboxEntry; paused: boolean }) {
 }
 
 function DeadRow({ entry, onEdit }: { entry: OutboxEntry; onEdit: (e: OutboxEntry) => void }) {
-  const { t, i18n } = useTranslation('offline');
+  const { t } = useTranslation('offline');
   const askDiscard = () =>
     modals.openConfirmModal({
       title: entry.label,
@@ -145,7 +145,7 @@ function DeadRow({ entry, onEdit }: { entry: OutboxEntry; onEdit: (e: OutboxEntr
           {t('dead.reason', { reason: entry.lastError?.message ?? '' })}
         </Text>
         <Text size="xs" c="dimmed">
-          {timeText(entry.created, i18n.language)}
+          {timeText(entry.created)}
         </Text>
         <Group gap="xs" wrap="wrap">
           <Button size="compact-md" variant="light" data-testid="dead-letter-retry" onClick={() => void retry(entry.id).then(() => notifications.show({ message: t('dead.retried'), autoClose: 2500 }))}>
