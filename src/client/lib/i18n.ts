@@ -4,6 +4,7 @@
  * them as chunks and the service worker precaches them; a namespace loads when a component first asks for it.
  */
 import i18next, { type BackendModule, type ReadCallback } from 'i18next';
+import { setNumberLocale } from '@shared/format/number';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, normaliseLocale, type Locale } from '@shared/validation';
 import { chooseLocale, LOCALE_STORAGE_KEY } from './locale-choice';
@@ -56,6 +57,7 @@ export function initI18n(lng: Locale = initialLocale()): Promise<unknown> {
   if (started) return started;
   i18next.on('languageChanged', (next) => {
     if (typeof document !== 'undefined') document.documentElement.lang = next;
+    setNumberLocale(next);
   });
   started = i18next
     .use(globBackend)

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_NUMBER, PRICE_RULES, formatNumber, formatPrice, isCurrency, priceUnit, toFiniteNumber } from './number';
+import { EMPTY_NUMBER, PRICE_RULES, formatNumber, formatPrice, isCurrency, priceUnit, setNumberLocale, toFiniteNumber } from './number';
 
 describe('formatNumber', () => {
+  it('groups thousands with a no-break space in Russian ("5,928" reads as 5.928 there), keeping the decimal point', () => {
+    try {
+      setNumberLocale('ru');
+      expect(formatNumber(5928)).toBe('5\u00a0928');
+      expect(formatNumber(1234567.891, 2)).toBe('1\u00a0234\u00a0567.89');
+      expect(formatNumber(-0.001, 2)).toBe('0.00');
+      setNumberLocale('zh-CN');
+      expect(formatNumber(5928)).toBe('5,928');
+    } finally {
+      setNumberLocale('en-US');
+    }
+    expect(formatNumber(1234567.891, 2)).toBe('1,234,567.89');
+  });
+
   it('adds thousands separators and keeps own decimals', () => {
     expect(formatNumber(0)).toBe('0');
     expect(formatNumber(999)).toBe('999');

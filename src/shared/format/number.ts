@@ -1,12 +1,22 @@
 /**
  * Number and money display (spec 1 §9 thousands separators; spec 2 §5, §9 electricity prices).
- * Pure and isomorphic. Grouping uses ',' and the decimal mark '.', whatever the UI language.
+ * Pure and isomorphic. The decimal mark is '.' whatever the UI language (as the inputs take it); thousands are
+ * grouped with ',' except in Russian, where "5,928" reads as 5.928: there a no-break space ("5 928"). The client sets
+ * the language (setNumberLocale) when the interface language changes; the server formats with ','.
  */
 
 /** Shown for a missing or non-numeric value. */
 export const EMPTY_NUMBER = '-';
 
 const formatters = new Map<string, Intl.NumberFormat>();
+
+/** The thousands separator of the interface language (see above). */
+let groupSeparator = ',';
+
+/** Sets the thousands separator for a language tag: a no-break space for Russian, ',' otherwise. */
+export function setNumberLocale(locale: string): void {
+  groupSeparator = locale.toLowerCase().startsWith('ru') ? '\u00a0' : ',';
+}
 
 function formatter(minDecimals: number, maxDecimals: number): Intl.NumberFormat {
   const id = `${minDecimals}:${maxDecimals}`;
@@ -39,8 +49,9 @@ export function formatNumber(value: number | string | null | undefined, decimals
   const n = toFiniteNumber(value);
   if (n === null) return EMPTY_NUMBER;
   const d = decimals === undefined ? undefined : Math.min(20, Math.max(0, Math.trunc(decimals)));
-  const text = d === undefined ? formatter(0, 20).format(n) : formatter(d, d).format(n);
-  return /^-[0,.]*$/.test(text) ? text.slice(1) : text;
+  const raw = d === undefined ? formatter(0, 20).format(n) : formatter(d, d).format(n);
+  const text = /^-[0,.]*$/.test(raw) ? raw.slice(1) : raw;
+  return groupSeparator === ',' ? text : text.replace(/,/g, groupSeparator);
 }
 
 /** Currencies of electricity prices. */
