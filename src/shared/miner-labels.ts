@@ -176,3 +176,13 @@ export function minerLabelOptions(locale: Locale, kind: MinerLabelKind): { text:
 export function minerStatuses(online: boolean, state: Record<string, boolean | undefined>): MinerStatus[] {
   return MINER_STATUSES.filter((s) => (s === 'online' ? online : s === 'offline' ? !online : state[s] === true));
 }
+
+/**
+ * A miner's accident mark as the list, its export, the detail page and the field card write it: the type's name in
+ * the interface language (free text stored before the list of types as written), then " — note" when there is a
+ * note; null when the miner has no mark.
+ */
+export function accidentText(r: { accident: string | null; accidentNote: string | null }, label: (kind: MinerLabelKind, value: string) => string): string | null {
+  const parts = [r.accident ? label('accident', r.accident) : '', r.accidentNote ?? ''].filter((p) => p !== '');
+  return parts.length ? parts.join(' — ') : null;
+}

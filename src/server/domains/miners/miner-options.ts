@@ -19,6 +19,9 @@ export function fixedMinerOptions(locale: Locale, name: FixedOptionName): Option
   return minerLabelOptions(locale, name);
 }
 
+/** A firmware build date YYYYMMDD as the dropdowns show it, YYYY-MM-DD. */
+const buildDateText = (v: string) => `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)}`;
+
 /**
  * Two more farm dropdowns named by the spec (§7 "Dropdown lists"): `compileTime`, the firmware build dates of the
  * farm's miners (text YYYY-MM-DD, value YYYYMMDD: the list's `firmware` filter takes it), newest first; `rateIdeal`,
@@ -33,7 +36,7 @@ export async function specFarmOptions(db: DB, agentKey: string, name: SpecFarmOp
       select distinct to_char(m.compile_time at time zone 'UTC', 'YYYYMMDD') as v from miners m
       where m.agent_key = ${agentKey} and m.compile_time is not null order by 1 desc
     `.execute(db);
-    return rows.map((r) => ({ text: `${r.v.slice(0, 4)}-${r.v.slice(4, 6)}-${r.v.slice(6, 8)}`, value: r.v }));
+    return rows.map((r) => ({ text: buildDateText(r.v), value: r.v }));
   }
   const { rows } = await sql<{ v: number }>`select distinct m.ideal::float8 as v from miners m where m.agent_key = ${agentKey} and m.ideal > 0 order by 1 desc`.execute(db);
   return rows.map((r) => ({ text: formatHashrate(r.v), value: String(r.v) }));
@@ -51,7 +54,7 @@ export async function farmMinerOptions(db: DB, agentKey: string, name: FarmOptio
       from miners m where m.agent_key = ${agentKey} and (m.compile_time is not null or m.firmware_version <> '')
       order by 1 desc
     `.execute(db);
-    return rows.map((r) => ({ text: r.dated ? `${r.v.slice(0, 4)}-${r.v.slice(4, 6)}-${r.v.slice(6, 8)}` : r.v, value: r.v }));
+    return rows.map((r) => ({ text: r.dated ? buildDateText(r.v) : r.v, value: r.v }));
   }
   const { rows } = await sql<{ v: string }>`
     select distinct p ->> 'url' as v from miners m, json_array_elements(m.snapshot -> 'pools') p

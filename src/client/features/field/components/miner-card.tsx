@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import { formatNumber } from '@shared/format/number';
+import { accidentText } from '@shared/miner-labels';
 import { autoHashrate } from '@shared/units';
 import type { CachedMiner } from '../lib/field-cache';
 import { relativeAge } from '../lib/relative-age';
@@ -128,7 +129,7 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
           {miner.customer ?? t('card.noCustomer')}
         </Fact>
         <Fact label={t('card.accident')} testId="field-card-accident">
-          {miner.accident ? (miner.accidentNote ? `${label('accident', miner.accident)} — ${miner.accidentNote}` : label('accident', miner.accident)) : t('card.noAccident')}
+          {miner.accident ? accidentText(miner, label) : t('card.noAccident')}
         </Fact>
       </section>
 

@@ -1,11 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import type { MinerBatchOp } from '@shared/schemas/batch-operations';
-import { minersI18n, resetPage } from '../lib/test-setup';
+import { minersI18n, resetPage, withProviders } from '../lib/test-setup';
 import { BatchOpFields } from './batch-op-fields';
 
 let i18n: I18n;
@@ -33,15 +30,7 @@ function renderFields(op: MinerBatchOp) {
     return new Response(JSON.stringify({ code: 0, msg: 'success', data }));
   });
   const changes: [string, unknown][] = [];
-  render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MantineProvider env="test">
-          <BatchOpFields op={op} agentKey="north-hall" values={{}} onChange={(k, v) => changes.push([k, v])} errors={{}} example={{ ip: '10.0.0.1', sn: 'SN1' }} />
-        </MantineProvider>
-      </QueryClientProvider>
-    </I18nextProvider>,
-  );
+  render(withProviders(i18n, <BatchOpFields op={op} agentKey="north-hall" values={{}} onChange={(k, v) => changes.push([k, v])} errors={{}} example={{ ip: '10.0.0.1', sn: 'SN1' }} />));
   return { asked, changes };
 }
 

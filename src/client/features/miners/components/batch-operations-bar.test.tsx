@@ -1,15 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import { sessionKeys } from '@client/lib/session-api';
 import type { MinerRow } from '@shared/schemas/miner';
 import { BATCH_OP_GROUPS } from '../lib/batch-target';
 import { EMPTY_SELECTION, applyTableKeys } from '../lib/miner-selection';
 import { BatchOperationsBar } from './batch-operations-bar';
-import { minersI18n } from '../lib/test-setup';
+import { minersI18n, testQueryClient, withProviders } from '../lib/test-setup';
 
 let i18n: I18n;
 
@@ -19,23 +16,20 @@ beforeAll(async () => {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The administrator may operate (the bar shows for the operations key). */
+function adminClient() {
+  const client = testQueryClient();
+  client.setQueryData(sessionKeys.currentUser, { isAdmin: true });
+  return client;
+}
+const ROWS = [{ ip: '10.0.0.1', sn: 'SN1' }, { ip: '10.0.0.2', sn: 'SN2' }] as MinerRow[];
+const TWO_SELECTED = applyTableKeys(EMPTY_SELECTION, ['10.0.0.1', '10.0.0.2'], ROWS);
+
 describe('batch operations menu', () => {
   it('keeps its dropdown within the window, scrolling inside, with every operation in it', async () => {
     // The administrator may operate; the batch log's and the menus' requests never answer.
     vi.stubGlobal('fetch', () => new Promise(() => undefined));
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    client.setQueryData(sessionKeys.currentUser, { isAdmin: true });
-    const rows = [{ ip: '10.0.0.1', sn: 'SN1' }, { ip: '10.0.0.2', sn: 'SN2' }] as MinerRow[];
-    const selection = applyTableKeys(EMPTY_SELECTION, ['10.0.0.1', '10.0.0.2'], rows);
-    render(
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={client}>
-          <MantineProvider env="test">
-            <BatchOperationsBar agentKey="north-hall" selection={selection} count={2} />
-          </MantineProvider>
-        </QueryClientProvider>
-      </I18nextProvider>,
-    );
+    render(withProviders(i18n, <BatchOperationsBar agentKey="north-hall" selection={TWO_SELECTED} count={2} />, adminClient()));
     fireEvent.click(screen.getByTestId('batch-menu'));
     const dropdown = await screen.findByTestId('batch-menu-dropdown');
     expect(dropdown.style.overflowY).toBe('auto');
@@ -51,18 +45,8 @@ describe('batch operations menu', () => {
       }
       return new Promise(() => undefined);
     });
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    client.setQueryData(sessionKeys.currentUser, { isAdmin: true });
-    const rows = [{ ip: '10.0.0.1', sn: 'SN1' }, { ip: '10.0.0.2', sn: 'SN2' }] as MinerRow[];
-    const bar = (count: number) => (
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={client}>
-          <MantineProvider env="test">
-            <BatchOperationsBar agentKey="north-hall" selection={count ? applyTableKeys(EMPTY_SELECTION, ['10.0.0.1', '10.0.0.2'], rows) : EMPTY_SELECTION} count={count} />
-          </MantineProvider>
-        </QueryClientProvider>
-      </I18nextProvider>
-    );
+    const client = adminClient();
+    const bar = (count: number) => withProviders(i18n, <BatchOperationsBar agentKey="north-hall" selection={count ? TWO_SELECTED : EMPTY_SELECTION} count={count} />, client);
     const { container, rerender } = render(bar(0));
     const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['10.0.0.5\n10.0.0.6\n10.0.0.7\n'], 'rack-7.txt', { type: 'text/plain' })] } });

@@ -13,10 +13,8 @@ import { type MinerFilterUpdate, activeFilterCount } from '../lib/miner-filter';
 import { usePhone } from '../lib/use-phone';
 
 type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea' | 'accident';
-/** The miner options plus the customer, sub-area and accident-type dropdowns served by their own routes. */
-type FilterOption = DropdownName;
 
-const SELECTS: { key: SelectKey; option: FilterOption }[] = [
+const SELECTS: { key: SelectKey; option: DropdownName }[] = [
   { key: 'status', option: 'status' },
   { key: 'faultType', option: 'faultType' },
   { key: 'model', option: 'model' },
@@ -29,7 +27,7 @@ const SELECTS: { key: SelectKey; option: FilterOption }[] = [
   { key: 'accident', option: 'accidentList' },
 ];
 
-function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: string; name: SelectKey; option: FilterOption; value: string | undefined; onChange: (v: string | undefined) => void }) {
+function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: string; name: SelectKey; option: DropdownName; value: string | undefined; onChange: (v: string | undefined) => void }) {
   const { t } = useTranslation('miners');
   const options = useMinerOptions(agentKey, option);
   const data = (options.data ?? []).map((o) => ({ value: o.value, label: o.text }));

@@ -13,7 +13,7 @@ import type { Column } from '@client/components/data-table/data-table-types';
 import { formatDate } from '@shared/format/date';
 import { formatHashrate } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
-import type { MinerLabelKind } from '@shared/miner-labels';
+import { type MinerLabelKind, accidentText } from '@shared/miner-labels';
 import type { MinerRow } from '@shared/schemas/miner';
 import { FaultBadges, PoolStatusDot, StatusBadges } from '../components/status-badges';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from './format-miner';
@@ -28,16 +28,6 @@ export interface MinerColumn extends Column<MinerRow> {
 type Label = (kind: MinerLabelKind, value: string) => string;
 
 const dash = (v: string) => (v === '' ? '-' : v);
-
-/**
- * A miner's accident mark as the list, its export and the detail page write it: the type's name in the interface
- * language (free text stored before the list of types as written), then " — note" when there is a note; null when
- * the miner has no mark.
- */
-export function accidentText(r: Pick<MinerRow, 'accident' | 'accidentNote'>, label: Label): string | null {
-  const parts = [r.accident ? label('accident', r.accident) : '', r.accidentNote ?? ''].filter((p) => p !== '');
-  return parts.length ? parts.join(' — ') : null;
-}
 
 /** Width of the SN column, px: a whole 17-character serial number (the usual length) without "…". */
 export const SN_COLUMN_WIDTH = 210;

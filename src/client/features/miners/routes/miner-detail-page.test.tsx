@@ -1,15 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
 import { setAgentKey } from '@client/lib/agent-key';
 import { formatDate } from '@shared/format/date';
 import type { MinerDetail } from '@shared/schemas/miner';
 import { MinerDetailPage } from './miner-detail-page';
-import { minersI18n, resetPage } from '../lib/test-setup';
+import { minersI18n, resetPage, withProviders } from '../lib/test-setup';
 
 let i18n: I18n;
 
@@ -73,15 +70,12 @@ function mount(m: MinerDetail) {
   });
   setAgentKey('north-hall');
   render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MantineProvider env="test">
-          <MemoryRouter initialEntries={['/device/miner/detail?ip=10.0.0.9']}>
-            <MinerDetailPage />
-          </MemoryRouter>
-        </MantineProvider>
-      </QueryClientProvider>
-    </I18nextProvider>,
+    withProviders(
+      i18n,
+      <MemoryRouter initialEntries={['/device/miner/detail?ip=10.0.0.9']}>
+        <MinerDetailPage />
+      </MemoryRouter>,
+    ),
   );
 }
 

@@ -4,6 +4,7 @@
  * month).
  */
 import { useMemo, useState, type ReactNode } from 'react';
+import { accidentText } from '@shared/miner-labels';
 import { Alert, Badge, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +21,6 @@ import { NoFarm } from '../components/no-farm';
 import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status-badges';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from '../lib/format-miner';
-import { accidentText } from '../lib/miner-columns';
 import { useMinerLabels } from '../lib/use-miner-labels';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { usePermissions } from '@client/lib/session-api';

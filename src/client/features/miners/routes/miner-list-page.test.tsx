@@ -1,14 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router-dom';
 import miners from '@locales/en-US/miners.json';
 import { setAgentKey } from '@client/lib/agent-key';
 import { MinerListPage } from './miner-list-page';
-import { minersI18n, resetPage } from '../lib/test-setup';
+import { minersI18n, resetPage, withProviders } from '../lib/test-setup';
 
 let i18n: I18n;
 
@@ -41,15 +38,12 @@ describe('miner list paging', () => {
     setAgentKey('north-hall');
     window.history.replaceState(null, '', '/device/miner?page=99');
     render(
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <MantineProvider env="test">
-            <BrowserRouter>
-              <MinerListPage />
-            </BrowserRouter>
-          </MantineProvider>
-        </QueryClientProvider>
-      </I18nextProvider>,
+      withProviders(
+        i18n,
+        <BrowserRouter>
+          <MinerListPage />
+        </BrowserRouter>,
+      ),
     );
     await waitFor(() => expect(window.location.search).toBe('?page=20'));
     await waitFor(() => expect(screen.getAllByTestId('data-table-row').length).toBeGreaterThan(0));

@@ -1,14 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
 import { setAgentKey } from '@client/lib/agent-key';
 import type { MinerRow } from '@shared/schemas/miner';
 import { MinerProbesPage } from './miner-probes-page';
-import { minersI18n, resetPage } from '../lib/test-setup';
+import { minersI18n, resetPage, withProviders } from '../lib/test-setup';
 
 let i18n: I18n;
 
@@ -29,15 +26,12 @@ describe('probe wall', () => {
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 0, msg: 'success', data: { list, total: list.length } })));
     setAgentKey('north-hall');
     render(
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <MantineProvider env="test">
-            <MemoryRouter>
-              <MinerProbesPage />
-            </MemoryRouter>
-          </MantineProvider>
-        </QueryClientProvider>
-      </I18nextProvider>,
+      withProviders(
+        i18n,
+        <MemoryRouter>
+          <MinerProbesPage />
+        </MemoryRouter>,
+      ),
     );
     const hot = await screen.findByTestId('probes-hot');
     expect(hot.textContent).toBe('2 at 85 °C or more');

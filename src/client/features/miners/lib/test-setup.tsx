@@ -1,7 +1,10 @@
 /** Set-up shared by the miners feature's component and page tests (not shipped: only tests import it). */
+import type { ReactElement } from 'react';
 import { cleanup } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next, { type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { vi } from 'vitest';
 import miners from '@locales/en-US/miners.json';
 import { setAgentKey } from '@client/lib/agent-key';
@@ -18,4 +21,18 @@ export function resetPage(): void {
   cleanup();
   vi.unstubAllGlobals();
   setAgentKey(null);
+}
+
+/** A query client that does not retry (a test's failed answer is final). */
+export const testQueryClient = (): QueryClient => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+/** `ui` inside the console's providers (translations, queries, Mantine); a page's router stays with the test. */
+export function withProviders(i18n: I18n, ui: ReactElement, client: QueryClient = testQueryClient()): ReactElement {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={client}>
+        <MantineProvider env="test">{ui}</MantineProvider>
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
 }
