@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { MinerFilter } from '@shared/schemas/miner';
 import { type DropdownName, useMinerOptions } from '../api/miners-api';
 import { type MinerFilterUpdate, activeFilterCount } from '../lib/miner-filter';
-import { usePhone } from '../lib/use-phone';
+import { usePhone } from '@client/lib/use-phone';
 
 type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea' | 'accident';
 

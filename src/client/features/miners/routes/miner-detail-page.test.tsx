@@ -16,7 +16,14 @@ beforeAll(async () => {
 
 afterEach(() => {
   resetPage();
+  window.matchMedia = desktopMatchMedia;
 });
+
+const desktopMatchMedia = window.matchMedia;
+/** A phone: every max-width query matches (Mantine's useMediaQuery reads it after mounting). */
+function asPhone() {
+  window.matchMedia = (query: string) => ({ ...desktopMatchMedia(query), matches: query.includes('max-width') });
+}
 
 const TAKEN_AT = '2026-11-24T02:54:47.000Z';
 
@@ -117,5 +124,25 @@ describe('miner detail', () => {
     mount(miner(true, { accident: 'flooded, "row 3"' }));
     await screen.findByTestId('miner-detail-identity');
     expect(['customer', 'zone', 'accident'].map((k) => screen.getByTestId(`miner-detail-${k}`).textContent)).toEqual(['-', '-', 'flooded, "row 3"']);
+  });
+
+  it('lays out each board and pool as a block of its own on a phone, the pool address whole', async () => {
+    asPhone();
+    mount(miner(true));
+    const board = await screen.findByTestId('miner-board-row');
+    expect(board.tagName).toBe('DIV');
+    expect(screen.getByTestId('miner-detail-boards').querySelector('table')).toBeNull();
+    for (const text of ['Board 1', 'OK', 'Chips / expected', '76 / 76', 'Chip °C', '70.0', 'Hashrate', '79.30 TH/s', 'Frequency', '650 MHz']) {
+      expect(board.textContent).toContain(text);
+    }
+    expect(board.textContent).not.toContain('70.0 – 70.0'); // one sensor: one figure, not a range
+    const pool = screen.getByTestId('miner-pool-row');
+    expect(pool.tagName).toBe('DIV');
+    expect(screen.getByTestId('miner-detail-pools').querySelector('table')).toBeNull();
+    expect(pool.textContent).toContain('Pool 1');
+    expect(screen.getByTestId('miner-pool-active').textContent).toBe('active');
+    // The address is one element's whole text, not a table cell squeezed to a few letters.
+    expect([...pool.querySelectorAll('div')].some((d) => d.textContent === 'stratum+tcp://btc.example.com:3333')).toBe(true);
+    expect(pool.textContent).toContain('Worker');
   });
 });

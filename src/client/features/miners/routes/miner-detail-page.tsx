@@ -5,7 +5,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { accidentText } from '@shared/miner-labels';
-import { Alert, Badge, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -18,7 +18,7 @@ import { ApiError } from '@client/lib/api-client';
 import { useMinerDetail, useMinerHistory } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarm } from '../components/no-farm';
-import { FaultBadges, PoolStatusBadge, StatusBadges } from '../components/status-badges';
+import { FaultBadges, StatusBadges } from '../components/status-badges';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
@@ -27,6 +27,7 @@ import { usePermissions } from '@client/lib/session-api';
 import { HistoryLogCard } from '../components/history-log-card';
 import { OperationLogCard } from '../components/operation-log-card';
 import { SnEditButton } from '../components/sn-edit-button';
+import { BoardsView, PoolsView } from '../components/detail-boards-pools';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -51,8 +52,6 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
     </Card>
   );
 }
-
-const range = (values: readonly number[]) => (values.length ? `${formatNumber(Math.min(...values), 1)} – ${formatNumber(Math.max(...values), 1)}` : '-');
 
 export function MinerDetailPage() {
   const { t } = useTranslation('miners');
@@ -221,50 +220,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
             {t('detail.noBoards')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped withTableBorder fz="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('boards.index')}</Table.Th>
-                  <Table.Th>{t('boards.sn')}</Table.Th>
-                  <Table.Th ta="right">{t('boards.chips')}</Table.Th>
-                  <Table.Th ta="right">{t('boards.tempChip')}</Table.Th>
-                  <Table.Th ta="right">{t('boards.tempPcb')}</Table.Th>
-                  <Table.Th ta="right">{t('boards.tempPic')}</Table.Th>
-                  <Table.Th ta="right">{t('boards.rate')}</Table.Th>
-                  <Table.Th ta="right">{t('boards.hwErrors')}</Table.Th>
-                  <Table.Th ta="right">{t('boards.freq')}</Table.Th>
-                  <Table.Th>{t('boards.status')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {s.boards.map((b) => {
-                  const short = b.chips < b.expectedChips;
-                  const bad = b.failed || b.chips === 0;
-                  return (
-                    <Table.Tr key={b.index} data-testid="miner-board-row">
-                      <Table.Td>{b.index + 1}</Table.Td>
-                      <Table.Td>{b.sn ?? '-'}</Table.Td>
-                      <Table.Td ta="right" c={short ? 'red.7' : undefined} fw={short ? 600 : undefined}>
-                        {b.chips} / {b.expectedChips}
-                      </Table.Td>
-                      <Table.Td ta="right">{range(b.tempChip)}</Table.Td>
-                      <Table.Td ta="right">{range(b.tempPcb)}</Table.Td>
-                      <Table.Td ta="right">{range(b.tempPic)}</Table.Td>
-                      <Table.Td ta="right">{liveFigure(m.online, formatHashrate(b.rateGhs))}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(b.hwErrors)}</Table.Td>
-                      <Table.Td ta="right">{b.freqMhz ? `${formatNumber(b.freqMhz)} MHz` : '-'}</Table.Td>
-                      <Table.Td>
-                        <Badge size="xs" variant="light" color={bad ? 'red' : short ? 'orange' : 'green'}>
-                          {bad ? t('boards.failed') : short ? t('boards.missingChips', { count: b.expectedChips - b.chips }) : t('boards.ok')}
-                        </Badge>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <BoardsView boards={s.boards} online={m.online} />
         )}
       </Section>
 
@@ -293,41 +249,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
               {t('detail.noPools')}
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={520}>
-              <Table fz="sm" withTableBorder>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>#</Table.Th>
-                    <Table.Th>{t('pools.url')}</Table.Th>
-                    <Table.Th>{t('pools.user')}</Table.Th>
-                    <Table.Th>{t('pools.status')}</Table.Th>
-                    <Table.Th ta="right">{t('pools.accepted')}</Table.Th>
-                    <Table.Th ta="right">{t('pools.rejected')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {s.pools.map((p, i) => (
-                    <Table.Tr key={i} data-testid="miner-pool-row">
-                      <Table.Td>
-                        {i + 1}
-                        {p.active && (
-                          <Badge size="xs" ml={4} variant="filled" miw="max-content" data-testid="miner-pool-active">
-                            {t('pools.active')}
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.url || '-'}</Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.user || '-'}</Table.Td>
-                      <Table.Td>
-                        <PoolStatusBadge status={p.status} />
-                      </Table.Td>
-                      <Table.Td ta="right">{formatNumber(p.accepted)}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(p.rejected)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <PoolsView pools={s.pools} />
           )}
         </Section>
       </SimpleGrid>

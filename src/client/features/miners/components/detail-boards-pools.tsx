@@ -1,0 +1,211 @@
+/**
+ * The miner detail's hashboards and pools: a table on wider screens, and on a phone one block per board or pool,
+ * its figures in two columns and a pool's address on a line of its own. At 360 px the tables needed sideways
+ * scrolling, their last columns (a pool's status, a board's state) were cut off and a pool's address broke every
+ * few letters.
+ */
+import type { ReactNode } from 'react';
+import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatHashrate } from '@shared/format/hashrate';
+import { formatNumber } from '@shared/format/number';
+import type { MinerDetail } from '@shared/schemas/miner';
+import { usePhone } from '@client/lib/use-phone';
+import { liveFigure } from '../lib/format-miner';
+import { PoolStatusBadge } from './status-badges';
+
+type Board = MinerDetail['snapshot']['boards'][number];
+type Pool = MinerDetail['snapshot']['pools'][number];
+
+/** Lowest – highest of a board's sensors ('-' without any, one figure when they agree). */
+function range(values: readonly number[]): string {
+  if (values.length === 0) return '-';
+  const lo = formatNumber(Math.min(...values), 1);
+  const hi = formatNumber(Math.max(...values), 1);
+  return lo === hi ? lo : `${lo} – ${hi}`;
+}
+
+/** A label over its value, inside a phone block. */
+function Figure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function BoardState({ board }: { board: Board }) {
+  const { t } = useTranslation('miners');
+  const short = board.chips < board.expectedChips;
+  const bad = board.failed || board.chips === 0;
+  return (
+    <Badge size="xs" variant="light" color={bad ? 'red' : short ? 'orange' : 'green'}>
+      {bad ? t('boards.failed') : short ? t('boards.missingChips', { count: board.expectedChips - board.chips }) : t('boards.ok')}
+    </Badge>
+  );
+}
+
+export function BoardsView({ boards, online }: { boards: readonly Board[]; online: boolean }) {
+  const { t } = useTranslation('miners');
+  const phone = usePhone();
+  const chips = (b: Board) => {
+    const short = b.chips < b.expectedChips;
+    return { text: `${b.chips} / ${b.expectedChips}`, c: short ? 'red.7' : undefined, fw: short ? 600 : undefined };
+  };
+  const freq = (b: Board) => (b.freqMhz ? `${formatNumber(b.freqMhz)} MHz` : '-');
+  if (phone) {
+    return (
+      <Stack gap="xs">
+        {boards.map((b) => {
+          const c = chips(b);
+          return (
+            <Paper key={b.index} withBorder radius="sm" p="xs" data-testid="miner-board-row">
+              <Group justify="space-between" wrap="nowrap" mb={6}>
+                <Text size="sm" fw={600}>
+                  {t('boards.title', { index: b.index + 1 })}
+                </Text>
+                <BoardState board={b} />
+              </Group>
+              <SimpleGrid cols={2} spacing={6} verticalSpacing={6}>
+                <Figure label={t('boards.chips')}>
+                  <Text span inherit c={c.c} fw={c.fw}>
+                    {c.text}
+                  </Text>
+                </Figure>
+                <Figure label={t('boards.rate')}>{liveFigure(online, formatHashrate(b.rateGhs))}</Figure>
+                <Figure label={t('boards.tempChip')}>{range(b.tempChip)}</Figure>
+                <Figure label={t('boards.tempPcb')}>{range(b.tempPcb)}</Figure>
+                <Figure label={t('boards.tempPic')}>{range(b.tempPic)}</Figure>
+                <Figure label={t('boards.freq')}>{freq(b)}</Figure>
+                <Figure label={t('boards.hwErrors')}>{formatNumber(b.hwErrors)}</Figure>
+                {b.sn && <Figure label={t('boards.sn')}>{b.sn}</Figure>}
+              </SimpleGrid>
+            </Paper>
+          );
+        })}
+      </Stack>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table striped withTableBorder fz="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('boards.index')}</Table.Th>
+            <Table.Th>{t('boards.sn')}</Table.Th>
+            <Table.Th ta="right">{t('boards.chips')}</Table.Th>
+            <Table.Th ta="right">{t('boards.tempChip')}</Table.Th>
+            <Table.Th ta="right">{t('boards.tempPcb')}</Table.Th>
+            <Table.Th ta="right">{t('boards.tempPic')}</Table.Th>
+            <Table.Th ta="right">{t('boards.rate')}</Table.Th>
+            <Table.Th ta="right">{t('boards.hwErrors')}</Table.Th>
+            <Table.Th ta="right">{t('boards.freq')}</Table.Th>
+            <Table.Th>{t('boards.status')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {boards.map((b) => {
+            const c = chips(b);
+            return (
+              <Table.Tr key={b.index} data-testid="miner-board-row">
+                <Table.Td>{b.index + 1}</Table.Td>
+                <Table.Td>{b.sn ?? '-'}</Table.Td>
+                <Table.Td ta="right" c={c.c} fw={c.fw}>
+                  {c.text}
+                </Table.Td>
+                <Table.Td ta="right">{range(b.tempChip)}</Table.Td>
+                <Table.Td ta="right">{range(b.tempPcb)}</Table.Td>
+                <Table.Td ta="right">{range(b.tempPic)}</Table.Td>
+                <Table.Td ta="right">{liveFigure(online, formatHashrate(b.rateGhs))}</Table.Td>
+                <Table.Td ta="right">{formatNumber(b.hwErrors)}</Table.Td>
+                <Table.Td ta="right">{freq(b)}</Table.Td>
+                <Table.Td>
+                  <BoardState board={b} />
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function ActiveBadge() {
+  const { t } = useTranslation('miners');
+  return (
+    <Badge size="xs" ml={4} variant="filled" miw="max-content" data-testid="miner-pool-active">
+      {t('pools.active')}
+    </Badge>
+  );
+}
+
+export function PoolsView({ pools }: { pools: readonly Pool[] }) {
+  const { t } = useTranslation('miners');
+  const phone = usePhone();
+  if (phone) {
+    return (
+      <Stack gap="xs">
+        {pools.map((p, i) => (
+          <Paper key={i} withBorder radius="sm" p="xs" data-testid="miner-pool-row">
+            <Group justify="space-between" wrap="nowrap" mb={6}>
+              <Group gap={0} wrap="nowrap">
+                <Text size="sm" fw={600}>
+                  {t('pools.title', { index: i + 1 })}
+                </Text>
+                {p.active && <ActiveBadge />}
+              </Group>
+              <PoolStatusBadge status={p.status} />
+            </Group>
+            <Stack gap={6}>
+              <Figure label={t('pools.url')}>{p.url || '-'}</Figure>
+              <Figure label={t('pools.user')}>{p.user || '-'}</Figure>
+              <SimpleGrid cols={2} spacing={6}>
+                <Figure label={t('pools.accepted')}>{formatNumber(p.accepted)}</Figure>
+                <Figure label={t('pools.rejected')}>{formatNumber(p.rejected)}</Figure>
+              </SimpleGrid>
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={520}>
+      <Table fz="sm" withTableBorder>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>#</Table.Th>
+            <Table.Th>{t('pools.url')}</Table.Th>
+            <Table.Th>{t('pools.user')}</Table.Th>
+            <Table.Th>{t('pools.status')}</Table.Th>
+            <Table.Th ta="right">{t('pools.accepted')}</Table.Th>
+            <Table.Th ta="right">{t('pools.rejected')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {pools.map((p, i) => (
+            <Table.Tr key={i} data-testid="miner-pool-row">
+              <Table.Td>
+                {i + 1}
+                {p.active && <ActiveBadge />}
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.url || '-'}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.user || '-'}</Table.Td>
+              <Table.Td>
+                <PoolStatusBadge status={p.status} />
+              </Table.Td>
+              <Table.Td ta="right">{formatNumber(p.accepted)}</Table.Td>
+              <Table.Td ta="right">{formatNumber(p.rejected)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
