@@ -176,13 +176,14 @@ export function PoolsView({ pools }: { pools: readonly Pool[] }) {
     );
   }
   return (
-    <Table.ScrollContainer minWidth={520}>
+    <Table.ScrollContainer minWidth={640}>
       <Table fz="sm" withTableBorder>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>#</Table.Th>
-            <Table.Th>{t('pools.url')}</Table.Th>
-            <Table.Th>{t('pools.user')}</Table.Th>
+            {/* Minimum widths: a narrow table scrolls rather than break an address every few letters. */}
+            <Table.Th miw={200}>{t('pools.url')}</Table.Th>
+            <Table.Th miw={110}>{t('pools.user')}</Table.Th>
             <Table.Th>{t('pools.status')}</Table.Th>
             <Table.Th ta="right">{t('pools.accepted')}</Table.Th>
             <Table.Th ta="right">{t('pools.rejected')}</Table.Th>

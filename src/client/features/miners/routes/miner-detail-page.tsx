@@ -5,7 +5,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { accidentText } from '@shared/miner-labels';
-import { Alert, Badge, Button, Card, Center, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Center, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -42,9 +42,10 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+/** A titled card; `fill`: as tall as its grid cell (cards side by side end on one line). */
+function Section({ title, children, testId, fill }: { title: string; children: ReactNode; testId?: string; fill?: boolean }) {
   return (
-    <Card withBorder radius="md" padding="md" data-testid={testId}>
+    <Card withBorder radius="md" padding="md" data-testid={testId} h={fill ? '100%' : undefined}>
       <Title order={5} mb="sm">
         {title}
       </Title>
@@ -224,35 +225,40 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
         )}
       </Section>
 
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Section title={t('detail.fans')} testId="miner-detail-fans">
-          {s.fans.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              {t('detail.noFans')}
+      {/* The pools get two thirds of a wide screen and the whole width below it: their addresses need the room. */}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Section title={t('detail.fans')} testId="miner-detail-fans" fill>
+            {s.fans.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('detail.noFans')}
+              </Text>
+            ) : (
+              <Group gap="xs">
+                {s.fans.map((rpm, i) => (
+                  <Badge key={i} size="lg" variant="light" color={rpm === 0 ? 'red' : 'gray'} tt="none">
+                    {t('detail.fan', { index: i + 1 })}: {formatNumber(rpm)} {t('units.rpm')}
+                  </Badge>
+                ))}
+              </Group>
+            )}
+            <Text size="xs" c="dimmed" mt="xs">
+              {formatFans(s.fans)} · {t('columns.tempChipMax')}: {formatTemp(m.tempChipMax)}
             </Text>
-          ) : (
-            <Group gap="xs">
-              {s.fans.map((rpm, i) => (
-                <Badge key={i} size="lg" variant="light" color={rpm === 0 ? 'red' : 'gray'} tt="none">
-                  {t('detail.fan', { index: i + 1 })}: {formatNumber(rpm)} {t('units.rpm')}
-                </Badge>
-              ))}
-            </Group>
-          )}
-          <Text size="xs" c="dimmed" mt="xs">
-            {formatFans(s.fans)} · {t('columns.tempChipMax')}: {formatTemp(m.tempChipMax)}
-          </Text>
-        </Section>
-        <Section title={t('detail.pools')} testId="miner-detail-pools">
-          {s.pools.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              {t('detail.noPools')}
-            </Text>
-          ) : (
-            <PoolsView pools={s.pools} />
-          )}
-        </Section>
-      </SimpleGrid>
+          </Section>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Section title={t('detail.pools')} testId="miner-detail-pools" fill>
+            {s.pools.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('detail.noPools')}
+              </Text>
+            ) : (
+              <PoolsView pools={s.pools} />
+            )}
+          </Section>
+        </Grid.Col>
+      </Grid>
       <HistoryLogCard agentKey={agentKey} ip={m.ip} canOperate={canOperate} />
       <OperationLogCard agentKey={agentKey} ip={m.ip} />
     </Stack>
