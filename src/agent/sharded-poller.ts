@@ -76,8 +76,11 @@ function bundleWorkerSource(): string {
   return code;
 }
 
-/** Heap of one poll thread: ~10,000 miners' state and a cycle's replies (the main thread keeps the spool). */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 24 };
+/**
+ * Heap of one poll thread: ~10,000 miners' state and a cycle's replies (the main thread keeps the spool). The young
+ * generation is three semi-spaces of 4 MB, as the main thread's (AGENT_HEAP_FLAGS, where the measurement is).
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 12 };
 
 /** One share of the fleet and its Poller: in a worker thread (WorkerShard) or, share 0, on the main thread (MainShard). */
 abstract class Shard {

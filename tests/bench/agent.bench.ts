@@ -30,7 +30,7 @@
  * (d4) the server side of the same cycle: the snapshot-ingest bench (one 20,000-miner batch on PGlite and
  *      on PostgreSQL) is run after it, unless HF_BENCH_AGENT_INGEST=0.
  *
- * The agent runs as `node --max-old-space-size=192 --max-semi-space-size=8 <bundle of tests/bench/agent-cycle-child.ts>`
+ * The agent runs as `node --max-old-space-size=192 --max-semi-space-size=4 <bundle of tests/bench/agent-cycle-child.ts>`
  * (the heap flags src/agent/main.ts re-executes the agent with; the bundle built as the packaged agent.js is, see
  * childScript; HF_BENCH_AGENT_SOURCES=1: `--import tsx tests/bench/agent-cycle-child.ts`), the
  * simulator as `node --import tsx src/simulator/main.ts`. The simulator shares the CPUs with the agent;
