@@ -4,7 +4,6 @@
  * scrolling, their last columns (a pool's status, a board's state) were cut off and a pool's address broke every
  * few letters.
  */
-import type { ReactNode } from 'react';
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatHashrate } from '@shared/format/hashrate';
@@ -12,6 +11,7 @@ import { formatNumber } from '@shared/format/number';
 import type { MinerDetail } from '@shared/schemas/miner';
 import { usePhone } from '@client/lib/use-phone';
 import { liveFigure } from '../lib/format-miner';
+import { DetailField } from './detail-field';
 import { PoolStatusBadge } from './status-badges';
 
 type Board = MinerDetail['snapshot']['boards'][number];
@@ -23,20 +23,6 @@ function range(values: readonly number[]): string {
   const lo = formatNumber(Math.min(...values), 1);
   const hi = formatNumber(Math.max(...values), 1);
   return lo === hi ? lo : `${lo} – ${hi}`;
-}
-
-/** A label over its value, inside a phone block. */
-function Figure({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
 }
 
 function BoardState({ board }: { board: Board }) {
@@ -72,18 +58,18 @@ export function BoardsView({ boards, online }: { boards: readonly Board[]; onlin
                 <BoardState board={b} />
               </Group>
               <SimpleGrid cols={2} spacing={6} verticalSpacing={6}>
-                <Figure label={t('boards.chips')}>
+                <DetailField label={t('boards.chips')}>
                   <Text span inherit c={c.c} fw={c.fw}>
                     {c.text}
                   </Text>
-                </Figure>
-                <Figure label={t('boards.rate')}>{liveFigure(online, formatHashrate(b.rateGhs))}</Figure>
-                <Figure label={t('boards.tempChip')}>{range(b.tempChip)}</Figure>
-                <Figure label={t('boards.tempPcb')}>{range(b.tempPcb)}</Figure>
-                <Figure label={t('boards.tempPic')}>{range(b.tempPic)}</Figure>
-                <Figure label={t('boards.freq')}>{freq(b)}</Figure>
-                <Figure label={t('boards.hwErrors')}>{formatNumber(b.hwErrors)}</Figure>
-                {b.sn && <Figure label={t('boards.sn')}>{b.sn}</Figure>}
+                </DetailField>
+                <DetailField label={t('boards.rate')}>{liveFigure(online, formatHashrate(b.rateGhs))}</DetailField>
+                <DetailField label={t('boards.tempChip')}>{range(b.tempChip)}</DetailField>
+                <DetailField label={t('boards.tempPcb')}>{range(b.tempPcb)}</DetailField>
+                <DetailField label={t('boards.tempPic')}>{range(b.tempPic)}</DetailField>
+                <DetailField label={t('boards.freq')}>{freq(b)}</DetailField>
+                <DetailField label={t('boards.hwErrors')}>{formatNumber(b.hwErrors)}</DetailField>
+                {b.sn && <DetailField label={t('boards.sn')}>{b.sn}</DetailField>}
               </SimpleGrid>
             </Paper>
           );
@@ -163,11 +149,11 @@ export function PoolsView({ pools }: { pools: readonly Pool[] }) {
               <PoolStatusBadge status={p.status} />
             </Group>
             <Stack gap={6}>
-              <Figure label={t('pools.url')}>{p.url || '-'}</Figure>
-              <Figure label={t('pools.user')}>{p.user || '-'}</Figure>
+              <DetailField label={t('pools.url')}>{p.url || '-'}</DetailField>
+              <DetailField label={t('pools.user')}>{p.user || '-'}</DetailField>
               <SimpleGrid cols={2} spacing={6}>
-                <Figure label={t('pools.accepted')}>{formatNumber(p.accepted)}</Figure>
-                <Figure label={t('pools.rejected')}>{formatNumber(p.rejected)}</Figure>
+                <DetailField label={t('pools.accepted')}>{formatNumber(p.accepted)}</DetailField>
+                <DetailField label={t('pools.rejected')}>{formatNumber(p.rejected)}</DetailField>
               </SimpleGrid>
             </Stack>
           </Paper>

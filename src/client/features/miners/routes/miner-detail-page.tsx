@@ -28,19 +28,7 @@ import { HistoryLogCard } from '../components/history-log-card';
 import { OperationLogCard } from '../components/operation-log-card';
 import { SnEditButton } from '../components/sn-edit-button';
 import { BoardsView, PoolsView } from '../components/detail-boards-pools';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" style={{ overflowWrap: 'anywhere' }} component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
+import { DetailField } from '../components/detail-field';
 
 /** A titled card; `fill`: as tall as its grid cell (cards side by side end on one line). */
 function Section({ title, children, testId, fill }: { title: string; children: ReactNode; testId?: string; fill?: boolean }) {
@@ -147,39 +135,39 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Section title={t('detail.identity')} testId="miner-detail-identity">
           <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-            <Field label={t('columns.ip')}>{m.ip}</Field>
-            <Field label={t('columns.sn')}>
+            <DetailField label={t('columns.ip')}>{m.ip}</DetailField>
+            <DetailField label={t('columns.sn')}>
               <Group gap={4} wrap="nowrap">
                 <span data-testid="miner-detail-sn">{m.sn || '-'}</span>
                 {canOperate && <SnEditButton agentKey={agentKey} ip={m.ip} sn={m.sn} reportedSn={s.sn} />}
               </Group>
-            </Field>
-            <Field label={t('columns.mac')}>{m.mac || '-'}</Field>
-            <Field label={t('columns.make')}>{m.make || '-'}</Field>
-            <Field label={t('columns.model')}>{m.model || '-'}</Field>
-            <Field label={t('columns.customer')}>
+            </DetailField>
+            <DetailField label={t('columns.mac')}>{m.mac || '-'}</DetailField>
+            <DetailField label={t('columns.make')}>{m.make || '-'}</DetailField>
+            <DetailField label={t('columns.model')}>{m.model || '-'}</DetailField>
+            <DetailField label={t('columns.customer')}>
               <span data-testid="miner-detail-customer">{m.customer ?? '-'}</span>
-            </Field>
-            <Field label={t('columns.zone')}>
+            </DetailField>
+            <DetailField label={t('columns.zone')}>
               <span data-testid="miner-detail-zone">{m.zone ?? '-'}</span>
-            </Field>
-            <Field label={t('columns.accident')}>
+            </DetailField>
+            <DetailField label={t('columns.accident')}>
               <span data-testid="miner-detail-accident">{accidentText(m, label) ?? '-'}</span>
-            </Field>
-            <Field label={t('columns.family')}>{m.family}</Field>
-            <Field label={t('columns.compileTime')}>{firmwareText(m.compileTime, m.firmwareVersion)}</Field>
-            <Field label={t('columns.firmwareVersion')}>{m.firmwareVersion || '-'}</Field>
-            <Field label={t('columns.workMode')}>{label('workMode', m.workMode)}</Field>
-            <Field label={t('columns.elapsed')}>{elapsed}</Field>
-            <Field label={t('columns.powerW')}>{m.powerW === null ? '-' : `${formatNumber(m.powerW)} W`}</Field>
-            <Field label={t('columns.firstSeenAt')}>{formatDate(m.firstSeenAt)}</Field>
+            </DetailField>
+            <DetailField label={t('columns.family')}>{m.family}</DetailField>
+            <DetailField label={t('columns.compileTime')}>{firmwareText(m.compileTime, m.firmwareVersion)}</DetailField>
+            <DetailField label={t('columns.firmwareVersion')}>{m.firmwareVersion || '-'}</DetailField>
+            <DetailField label={t('columns.workMode')}>{label('workMode', m.workMode)}</DetailField>
+            <DetailField label={t('columns.elapsed')}>{elapsed}</DetailField>
+            <DetailField label={t('columns.powerW')}>{m.powerW === null ? '-' : `${formatNumber(m.powerW)} W`}</DetailField>
+            <DetailField label={t('columns.firstSeenAt')}>{formatDate(m.firstSeenAt)}</DetailField>
           </SimpleGrid>
         </Section>
         <Section title={t('detail.state')} testId="miner-detail-state">
           <Stack gap="sm">
             <StatusBadges statuses={m.statuses} />
-            <Field label={t('columns.faultReason')}>{m.faultLabels.length ? <FaultBadges labels={m.faultLabels} /> : t('detail.noFaults')}</Field>
-            <Field label={t('columns.errorCode')}>
+            <DetailField label={t('columns.faultReason')}>{m.faultLabels.length ? <FaultBadges labels={m.faultLabels} /> : t('detail.noFaults')}</DetailField>
+            <DetailField label={t('columns.errorCode')}>
               {m.errorCodes.length ? (
                 <Stack gap={2}>
                   {m.errorCodes.map((e, i) => (
@@ -194,20 +182,20 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
               ) : (
                 '-'
               )}
-            </Field>
+            </DetailField>
             <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-              <Field label={t('columns.gHS5s')}>
+              <DetailField label={t('columns.gHS5s')}>
                 <span data-testid="miner-detail-gHS5s">{liveFigure(m.online, formatHashrate(m.gHS5s))}</span>
-              </Field>
-              <Field label={t('columns.gHS30m')}>
+              </DetailField>
+              <DetailField label={t('columns.gHS30m')}>
                 <span data-testid="miner-detail-gHS30m">{liveFigure(m.online, formatHashrate(m.gHS30m))}</span>
-              </Field>
-              <Field label={t('columns.gHSav')}>{formatHashrate(m.gHSav)}</Field>
-              <Field label={t('columns.rateIdeal')}>{formatHashrate(m.rateIdeal)}</Field>
-              <Field label={t('columns.hashRatePercent')}>
+              </DetailField>
+              <DetailField label={t('columns.gHSav')}>{formatHashrate(m.gHSav)}</DetailField>
+              <DetailField label={t('columns.rateIdeal')}>{formatHashrate(m.rateIdeal)}</DetailField>
+              <DetailField label={t('columns.hashRatePercent')}>
                 <span data-testid="miner-detail-hashRatePercent">{liveFigure(m.online, formatPercent(m.hashRatePercent))}</span>
-              </Field>
-              <Field label={t('columns.rate24Hour')}>{m.rate24Hour === null ? '-' : formatHashrate(m.rate24Hour)}</Field>
+              </DetailField>
+              <DetailField label={t('columns.rate24Hour')}>{m.rate24Hour === null ? '-' : formatHashrate(m.rate24Hour)}</DetailField>
             </SimpleGrid>
           </Stack>
         </Section>
