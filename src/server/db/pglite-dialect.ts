@@ -3,7 +3,7 @@
  * Kysely "connection" at a time: a transaction holds it until commit, and other queries wait (otherwise
  * they would run inside someone else's transaction).
  */
-import { type PGlite, parse } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -16,6 +16,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { parseRows } from './pglite-rows';
 import { PREPARED, PREPARED_MAX, prepareMessage, runMessage } from './prepared-statements';
 
 class Mutex {
@@ -56,9 +57,22 @@ async function runPrepared<R>(db: PGlite, q: CompiledQuery): Promise<QueryResult
     const serialize = db.serializers[st.types[i] ?? 0];
     return serialize ? serialize(v) : String(v);
   });
-  const { messages } = await db.execProtocol(runMessage(st.name, values));
-  const [res] = parse.parseResults(messages, db.parsers);
-  return { rows: (res?.rows ?? []) as R[] };
+  // The output as raw bytes, read by parseRows (pglite-rows.ts) instead of PGlite's message parser: ~0.5 ms less per
+  // list page. Each chunk is a view of PGlite's memory, copied before the next one overwrites it.
+  const chunks: Uint8Array[] = [];
+  await db.execProtocolRawStream(runMessage(st.name, values), { onRawData: (chunk) => void chunks.push(chunk.slice()) });
+  return { rows: parseRows<R>(joinChunks(chunks), db.parsers) };
+}
+
+function joinChunks(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 class PGliteConnection implements DatabaseConnection {

@@ -50,4 +50,24 @@ describe('PREPARED statements on PGlite', () => {
     expect((await pg.query('select n from t order by n')).rows).toEqual([{ n: 1 }, { n: 2 }]); // rolled back
     expect((await run([['2f86ee2a-4827-479d-b433-aa4ece58a2b4'], 0, null, [true]])).rows).toHaveLength(1);
   });
+
+  it('reads a result that arrives in several output chunks, and arrays, json and nulls as query() does', async () => {
+    // ~3 MB of rows: PGlite hands its output over in chunks (pglite-rows.ts reads them joined).
+    const big = `${PREPARED}select i, repeat(md5(i::text), 200) as s, array[i, null, 3] as a, json_build_object('i', i, 'n', null) as j,
+                 case when i % 2 = 0 then null else '2026-03-10T08:00:00Z'::timestamptz + i * interval '1 second' end as at from generate_series(1, $1::int) i`;
+    const plain = await pg.query(big.slice(PREPARED.length), [500]);
+    const got = (await db.executeQuery(CompiledQuery.raw(big, [500]))).rows;
+    expect(got).toEqual(plain.rows);
+    expect(got).toHaveLength(500);
+    expect(got[1]).toMatchObject({ i: 2, a: [2, null, 3], j: { i: 2, n: null }, at: null });
+  });
+
+  it('raises the error with the fields PostgreSQL gives, and a statement without rows answers none', async () => {
+    const bad = `${PREPARED}select 1 / $1::int as v`;
+    const err = (await db.executeQuery(CompiledQuery.raw(bad, [0])).catch((e: unknown) => e)) as Record<string, unknown>;
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ message: 'division by zero', code: '22012', severity: 'ERROR' });
+    const none = `${PREPARED}update t set n = n where n = $1::int`;
+    expect((await db.executeQuery(CompiledQuery.raw(none, [99]))).rows).toEqual([]);
+  });
 });
