@@ -30,6 +30,15 @@ import { SnEditButton } from '../components/sn-edit-button';
 import { BoardsView, PoolsView } from '../components/detail-boards-pools';
 import { DetailField } from '../components/detail-field';
 
+/** What a section says when the miner reported none of its items. */
+function NoneText({ children }: { children: ReactNode }) {
+  return (
+    <Text size="sm" c="dimmed">
+      {children}
+    </Text>
+  );
+}
+
 /** A titled card; `fill`: as tall as its grid cell (cards side by side end on one line). */
 function Section({ title, children, testId, fill }: { title: string; children: ReactNode; testId?: string; fill?: boolean }) {
   return (
@@ -205,9 +214,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
 
       <Section title={t('detail.boards')} testId="miner-detail-boards">
         {s.boards.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            {t('detail.noBoards')}
-          </Text>
+          <NoneText>{t('detail.noBoards')}</NoneText>
         ) : (
           <BoardsView boards={s.boards} online={m.online} />
         )}
@@ -218,9 +225,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Section title={t('detail.fans')} testId="miner-detail-fans" fill>
             {s.fans.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('detail.noFans')}
-              </Text>
+              <NoneText>{t('detail.noFans')}</NoneText>
             ) : (
               <Group gap="xs">
                 {s.fans.map((rpm, i) => (
@@ -238,9 +243,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Section title={t('detail.pools')} testId="miner-detail-pools" fill>
             {s.pools.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('detail.noPools')}
-              </Text>
+              <NoneText>{t('detail.noPools')}</NoneText>
             ) : (
               <PoolsView pools={s.pools} />
             )}
