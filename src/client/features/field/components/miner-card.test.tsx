@@ -62,3 +62,10 @@ describe('MinerCard zone', () => {
     expect(zoneText(older as CachedMiner)).toBe('No zone');
   });
 });
+
+describe('MinerCard SN', () => {
+  it('says a miner reported no SN instead of a dash', () => {
+    expect(cardText(miner({ sn: 'HTM3CS40ZXQWMBNKD' }), 'field-card-sn')).toBe('HTM3CS40ZXQWMBNKD');
+    expect(cardText(miner({ sn: '' }), 'field-card-sn')).toBe('No SN');
+  });
+});

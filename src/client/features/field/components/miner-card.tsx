@@ -53,7 +53,7 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
               {miner.ip}
             </h2>
             <div className="hf-large hf-mono hf-wrap" data-testid="field-card-sn">
-              {miner.sn || '-'}
+              {miner.sn || t('card.noSn')}
             </div>
             <div className="hf-large" data-testid="field-card-model">
               {[miner.make, miner.model].filter(Boolean).join(' ') || '-'}

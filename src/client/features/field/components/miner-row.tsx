@@ -15,7 +15,7 @@ export function MinerRow({ miner, extra, testId }: { miner: CachedMiner; extra?:
           <strong className="hf-wrap">{miner.ip}</strong>
         </span>
         <span className="hf-small hf-dimmed hf-mono hf-wrap hf-block">
-          {miner.sn || '-'} · {miner.model || '-'}
+          {miner.sn || t('card.noSn')} · {miner.model || '-'}
           {extra ? ` · ${extra}` : ''}
         </span>
       </span>
