@@ -6,17 +6,13 @@
  * prompt) load when first used.
  */
 import { initReactI18next } from 'react-i18next';
-import { setNumberLocale } from '@shared/format/number';
 import { LOCALES, type Locale } from '@shared/validation';
-import { globBackend, i18next, initialLocale } from '@client/lib/i18n';
+import { applyLanguage, globBackend, i18next, initialLocale } from '@client/lib/i18n';
 
 export const FIELD_NAMESPACES = ['field', 'offline'] as const;
 
 export function initFieldI18n(lng: Locale = initialLocale()): Promise<unknown> {
-  i18next.on('languageChanged', (next) => {
-    document.documentElement.lang = next;
-    setNumberLocale(next);
-  });
+  i18next.on('languageChanged', applyLanguage);
   return i18next
     .use(globBackend)
     .use(initReactI18next)

@@ -53,12 +53,15 @@ export function initialLocale(): Locale {
 
 let started: Promise<unknown> | null = null;
 
+/** What follows the interface language outside i18next (the console's and the field app's): the page's lang, number grouping. */
+export function applyLanguage(next: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = next;
+  setNumberLocale(next);
+}
+
 export function initI18n(lng: Locale = initialLocale()): Promise<unknown> {
   if (started) return started;
-  i18next.on('languageChanged', (next) => {
-    if (typeof document !== 'undefined') document.documentElement.lang = next;
-    setNumberLocale(next);
-  });
+  i18next.on('languageChanged', applyLanguage);
   started = i18next
     .use(globBackend)
     .use(initReactI18next)

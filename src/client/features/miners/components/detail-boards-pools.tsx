@@ -25,10 +25,12 @@ function range(values: readonly number[]): string {
   return lo === hi ? lo : `${lo} – ${hi}`;
 }
 
+/** A board short of chips, and one failed (or with no chip answering). */
+const health = (b: Board) => ({ short: b.chips < b.expectedChips, bad: b.failed || b.chips === 0 });
+
 function BoardState({ board }: { board: Board }) {
   const { t } = useTranslation('miners');
-  const short = board.chips < board.expectedChips;
-  const bad = board.failed || board.chips === 0;
+  const { short, bad } = health(board);
   return (
     <Badge size="xs" variant="light" color={bad ? 'red' : short ? 'orange' : 'green'}>
       {bad ? t('boards.failed') : short ? t('boards.missingChips', { count: board.expectedChips - board.chips }) : t('boards.ok')}
@@ -40,7 +42,7 @@ export function BoardsView({ boards, online }: { boards: readonly Board[]; onlin
   const { t } = useTranslation('miners');
   const phone = usePhone();
   const chips = (b: Board) => {
-    const short = b.chips < b.expectedChips;
+    const { short } = health(b);
     return { text: `${b.chips} / ${b.expectedChips}`, c: short ? 'red.7' : undefined, fw: short ? 600 : undefined };
   };
   const freq = (b: Board) => (b.freqMhz ? `${formatNumber(b.freqMhz)} MHz` : '-');
