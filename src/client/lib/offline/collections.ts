@@ -5,8 +5,11 @@
  * bumps OFFLINE_SCHEMA_VERSION when it changes a store's keys or indexes.
  *
  * `synced: true` collections are filled by the delta feed GET /api/sync/<name> (farm-scoped: every row
- * carries `agentKey`, added by the client on write).
+ * carries `agentKey`, added by the client on write). The miners feed is the exception: its rows land in
+ * minerBuckets / minerIndex (miner-store.ts), because one record per miner is too slow at 20,000 miners.
  */
+import type Dexie from 'dexie';
+
 export interface OfflineCollection {
   /** Store name = the /api/sync/<name> collection for synced stores. */
   name: string;
@@ -18,13 +21,20 @@ export interface OfflineCollection {
 /**
  * Bump when a store's primary key or indexes change (Dexie upgrades in place; rows of synced stores can be refetched).
  * 2: miners lost the unused [agentKey+version] index (every index is written with each of the 20,000 rows of a sync).
+ * 3: the miners left their one-record-per-miner store for buckets and a keys record (miner-store.ts); the old store
+ *    is dropped and the miners' sync cursor forgotten, so the next sync fills the new stores from the beginning.
  */
-export const OFFLINE_SCHEMA_VERSION = 2;
+export const OFFLINE_SCHEMA_VERSION = 3;
+
+/** Stores of earlier versions that the current one deletes. */
+const DROPPED_STORES = ['miners'] as const;
 
 export const OFFLINE_COLLECTIONS = [
   // Farm-scoped caches fed by /api/sync/<name>. Key = [agentKey+id] so two farms never collide.
-  { name: 'miners', schema: '[agentKey+id], [agentKey+sn], [agentKey+ip]', synced: true },
   { name: 'customers', schema: '[agentKey+id], [agentKey+name]', synced: true },
+  // The miners feed (/api/sync/miners) lands in two stores of few records each (miner-store.ts): no secondary index.
+  { name: 'minerBuckets', schema: '[agentKey+bucket]', synced: false },
+  { name: 'minerIndex', schema: '[agentKey+part]', synced: false },
   // Client-only stores.
   /** Per (agentKey, collection): the last cursor and when the collection was last synced. */
   { name: 'syncState', schema: '[agentKey+collection]', synced: false },
@@ -35,3 +45,22 @@ export const OFFLINE_COLLECTIONS = [
 ] as const satisfies readonly OfflineCollection[];
 
 export type OfflineCollectionName = (typeof OFFLINE_COLLECTIONS)[number]['name'];
+
+/**
+ * Declares the current schema on a connection to the console's database (the shared one of db.ts and the outbox's
+ * strict-durability one), with the upgrade from earlier versions: whichever connection opens first upgrades.
+ */
+export function declareOfflineSchema(db: Dexie): void {
+  const stores: Record<string, string | null> = {};
+  for (const c of OFFLINE_COLLECTIONS) stores[c.name] = c.schema;
+  for (const name of DROPPED_STORES) stores[name] = null;
+  db.version(OFFLINE_SCHEMA_VERSION)
+    .stores(stores)
+    .upgrade(async (tx) => {
+      // The miners' cursor belonged to the dropped store: without it the next sync starts from the beginning.
+      await tx
+        .table('syncState')
+        .filter((s: { collection?: string }) => s.collection === 'miners')
+        .delete();
+    });
+}

@@ -3,8 +3,9 @@
  * Record types live next to their store; callers use `offlineDb()` (opened lazily, one per page).
  */
 import Dexie, { type Table } from 'dexie';
-import type { CustomerSyncRow, MinerSyncRow } from '@shared/schemas/sync';
-import { OFFLINE_COLLECTIONS, OFFLINE_SCHEMA_VERSION } from './collections';
+import type { CustomerSyncRow } from '@shared/schemas/sync';
+import { declareOfflineSchema } from './collections';
+import type { MinerBucketRecord, MinerIndexRecord } from './miner-store';
 
 export const OFFLINE_DB_NAME = 'hashfield';
 
@@ -65,7 +66,8 @@ export interface RecentMinerRecord {
 }
 
 export class HashfieldDb extends Dexie {
-  miners!: Table<Cached<MinerSyncRow>, [string, string]>;
+  minerBuckets!: Table<MinerBucketRecord, [string, number]>;
+  minerIndex!: Table<MinerIndexRecord, [string, string]>;
   customers!: Table<Cached<CustomerSyncRow>, [string, string]>;
   syncState!: Table<SyncStateRecord, [string, string]>;
   outbox!: Table<OutboxEntry, string>;
@@ -73,9 +75,7 @@ export class HashfieldDb extends Dexie {
 
   constructor(name = OFFLINE_DB_NAME) {
     super(name);
-    const stores: Record<string, string> = {};
-    for (const c of OFFLINE_COLLECTIONS) stores[c.name] = c.schema;
-    this.version(OFFLINE_SCHEMA_VERSION).stores(stores);
+    declareOfflineSchema(this);
   }
 }
 

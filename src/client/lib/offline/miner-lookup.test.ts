@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MinerSyncRow } from '@shared/schemas/sync';
-import { type HashfieldDb, resetOfflineDbForTests } from './db';
+import { resetOfflineDbForTests } from './db';
 import { SN_LOOKUP_MEASURE, findMinerByIp, findMinerBySn, searchMiners } from './miner-lookup';
-import { testMinerRow } from './test-miner-row';
+import { putTestMiners, testMinerRow } from './test-miner-row';
 
 const KEY = 'farm-a';
 
@@ -15,13 +15,12 @@ function miner(i: number, over: Partial<MinerSyncRow & { agentKey: string }> = {
   };
 }
 
-let db: HashfieldDb;
 
 beforeEach(async () => {
-  db = resetOfflineDbForTests();
-  await db.miners.bulkPut(Array.from({ length: 600 }, (_, i) => miner(i)));
+  resetOfflineDbForTests();
+  await putTestMiners(Array.from({ length: 600 }, (_, i) => miner(i)));
   // Another farm with the same SNs and IPs.
-  await db.miners.bulkPut([miner(1, { agentKey: 'farm-b', id: 'b-1' }), miner(2, { agentKey: 'farm-b', id: 'b-2', sn: 'HTM60S00000000002' })]);
+  await putTestMiners([miner(1, { agentKey: 'farm-b', id: 'b-1' }), miner(2, { agentKey: 'farm-b', id: 'b-2', sn: 'HTM60S00000000002' })]);
   performance.clearMeasures?.();
 });
 
@@ -64,7 +63,7 @@ describe('searchMiners', () => {
   });
 
   it('an SN that looks like digits finds by SN first, then by IP', async () => {
-    await db.miners.put(miner(900, { id: 'm-digits', sn: '10000000000000001', ip: '192.168.0.1' }));
+    await putTestMiners([miner(900, { id: 'm-digits', sn: '10000000000000001', ip: '192.168.0.1' })]);
     const hits = await searchMiners(KEY, '10', 3);
     expect(hits.map((m) => m.id)).toEqual(['m-digits', 'm-0', 'm-9']);
   });

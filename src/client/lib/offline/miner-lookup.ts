@@ -1,22 +1,30 @@
 /**
- * Finding a miner in the offline cache (IndexedDB, filled by sync.ts), online or not. Every query goes through
- * the farm's compound indexes ([agentKey+sn], [agentKey+ip]) with a key range and a limit: nothing reads the
- * whole store.
+ * Finding a miner in the offline cache (IndexedDB, filled by sync.ts), online or not. Lookups binary-search the
+ * farm's sorted keys (miner-store.ts: one record, kept in memory until it changes) and then read the miners'
+ * buckets: nothing reads the whole farm.
  *
  * - `findMinerBySn(agentKey, sn)` — exact SN (case and surrounding spaces ignored); measured as 'hf-sn-lookup'.
  * - `findMinerByIp(agentKey, ip)` — exact IP.
  * - `searchMiners(agentKey, text, limit = 50)` — miners whose SN or IP starts with `text` (SN case-insensitive),
- *   SN matches first, then IP matches, each in index order, without duplicates.
+ *   SN matches first, then IP matches, each in key order (ties by id), without duplicates.
  */
-import type { MinerSyncRow } from '@shared/schemas/sync';
 import { normaliseSn } from '@shared/sn';
-import { type Cached, offlineDb } from './db';
+import { type CachedMiner, getMiner, getMiners, lowerBound, readMinerKeys } from './miner-store';
 
-export type CachedMiner = Cached<MinerSyncRow>;
+export type { CachedMiner };
 
 export const SN_LOOKUP_MEASURE = 'hf-sn-lookup';
-/** Sorts after every character an SN or IP holds: upper bound of a prefix range. */
-const HIGH = '\uffff';
+
+/** The ids of the first `limit` keys starting with `prefix` (exact: equal to it). */
+function idsFrom(keys: readonly string[], ids: readonly string[], prefix: string, limit: number, exact = false): string[] {
+  const out: string[] = [];
+  for (let i = lowerBound(keys, prefix); i < keys.length && out.length < limit; i++) {
+    const k = keys[i]!;
+    if (exact ? k !== prefix : !k.startsWith(prefix)) break;
+    out.push(ids[i]!);
+  }
+  return out;
+}
 
 export async function findMinerBySn(agentKey: string, sn: string): Promise<CachedMiner | null> {
   const key = normaliseSn(sn);
@@ -25,7 +33,9 @@ export async function findMinerBySn(agentKey: string, sn: string): Promise<Cache
   const measured = typeof performance !== 'undefined' && typeof performance.mark === 'function';
   if (measured) performance.mark(mark);
   try {
-    return (await offlineDb().miners.where('[agentKey+sn]').equals([agentKey, key]).first()) ?? null;
+    const keys = await readMinerKeys(agentKey);
+    const [id] = keys ? idsFrom(keys.sn, keys.snId, key, 1, true) : [];
+    return (id !== undefined && (await getMiner(agentKey, id))) || null;
   } finally {
     if (measured) {
       try {
@@ -41,25 +51,21 @@ export async function findMinerBySn(agentKey: string, sn: string): Promise<Cache
 export async function findMinerByIp(agentKey: string, ip: string): Promise<CachedMiner | null> {
   const key = ip.trim();
   if (!key) return null;
-  return (await offlineDb().miners.where('[agentKey+ip]').equals([agentKey, key]).first()) ?? null;
+  const keys = await readMinerKeys(agentKey);
+  const [id] = keys ? idsFrom(keys.ip, keys.ipId, key, 1, true) : [];
+  return (id !== undefined && (await getMiner(agentKey, id))) || null;
 }
 
 export async function searchMiners(agentKey: string, text: string, limit = 50): Promise<CachedMiner[]> {
   const raw = text.trim();
   if (!raw || limit <= 0) return [];
-  const miners = offlineDb().miners;
-  const sn = raw.toUpperCase();
-  const bySn = await miners
-    .where('[agentKey+sn]')
-    .between([agentKey, sn], [agentKey, sn + HIGH], true, true)
-    .limit(limit)
-    .toArray();
-  if (bySn.length >= limit || !/^[0-9a-fA-F.:]+$/.test(raw)) return bySn;
-  const seen = new Set(bySn.map((m) => m.id));
-  const byIp = await miners
-    .where('[agentKey+ip]')
-    .between([agentKey, raw], [agentKey, raw + HIGH], true, true)
-    .limit(limit)
-    .toArray();
-  return [...bySn, ...byIp.filter((m) => !seen.has(m.id))].slice(0, limit);
+  const keys = await readMinerKeys(agentKey);
+  if (!keys) return [];
+  const ids = idsFrom(keys.sn, keys.snId, raw.toUpperCase(), limit);
+  if (ids.length < limit && /^[0-9a-fA-F.:]+$/.test(raw)) {
+    const seen = new Set(ids);
+    for (const id of idsFrom(keys.ip, keys.ipId, raw, limit)) if (!seen.has(id)) ids.push(id);
+  }
+  const miners = await getMiners(agentKey, ids.slice(0, limit));
+  return miners.filter((m): m is CachedMiner => m !== undefined);
 }

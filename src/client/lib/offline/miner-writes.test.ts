@@ -4,7 +4,8 @@ import type { MinerSyncRow } from '@shared/schemas/sync';
 import { type Cached, resetOfflineDbForTests } from './db';
 import { MINER_WRITE_KINDS, customerConflict, pendingCustomer, queueMinerCustomer, queueMinerFault, registerMinerWrites } from './miner-writes';
 import { replayOutbox, resetOutboxForTests, settleOutboxForTests, startOutbox } from './outbox';
-import { testMinerRow } from './test-miner-row';
+import { getMiner } from './miner-store';
+import { putTestMiners, testMinerRow } from './test-miner-row';
 
 const AGENT = 'farm-a';
 const IP = '10.0.0.7';
@@ -33,7 +34,7 @@ afterEach(async () => {
 
 describe('miner writes', () => {
   it('queued customer changes follow the marks versions of the fault and change applied before them', async () => {
-    await db.miners.put(cachedMiner());
+    await putTestMiners([cachedMiner()]);
     let online = false;
     const sent: { url: string; body: Record<string, unknown> }[] = [];
     let version = 5;
@@ -61,7 +62,7 @@ describe('miner writes', () => {
       ['/api/miner/customer', '7'],
     ]);
     expect(await db.outbox.count()).toBe(0);
-    const miner = await db.miners.get([AGENT, 'm-1']);
+    const miner = await getMiner(AGENT, 'm-1');
     expect(miner).toMatchObject({ customer: 'Beta', marksVersion: '8', accident: 'fan-speed-abnormal', accidentNote: 'fan 1' });
   });
 

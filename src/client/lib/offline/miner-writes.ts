@@ -8,6 +8,7 @@
 import type { MinerAccidentType } from '@shared/miner-labels';
 import type { AddMinerNoteBody, ChangeMinerCustomerBody, ChangeMinerCustomerResult, MinerCustomerConflict, MinerNote } from '@shared/schemas/miner-notes';
 import { offlineDb } from './db';
+import { updateMinerByIp } from './miner-store';
 import type { OutboxEntry } from './db';
 import { enqueue, registerOutboxKind } from './outbox';
 import { uuid7 } from './uuid7';
@@ -74,12 +75,8 @@ export function registerMinerWrites(): void {
       const b = entry.body as NoteBody;
       const version = (data as MinerNote | null)?.marksVersion;
       const db = offlineDb();
-      await db.transaction('rw', db.miners, db.outbox, async () => {
-        const cached = await db.miners.where('[agentKey+ip]').equals([entry.agentKey, b.ip]).first();
-        await db.miners
-          .where('[agentKey+ip]')
-          .equals([entry.agentKey, b.ip])
-          .modify({ accident: b.faultType ?? null, accidentNote: b.text, ...(version ? { marksVersion: version } : {}) });
+      await db.transaction('rw', db.minerBuckets, db.minerIndex, db.outbox, async () => {
+        const cached = await updateMinerByIp(entry.agentKey, b.ip, () => ({ accident: b.faultType ?? null, accidentNote: b.text, ...(version ? { marksVersion: version } : {}) }));
         // The mark bumped the marks version: a customer change queued after it was based on the old one.
         if (cached && version) await rebaseCustomerChanges(entry.agentKey, b.ip, cached.marksVersion, version, entry.id);
       });
@@ -91,8 +88,8 @@ export function registerMinerWrites(): void {
       const version = (data as ChangeMinerCustomerResult | null)?.marksVersion;
       if (typeof version !== 'string') return;
       const db = offlineDb();
-      await db.transaction('rw', db.miners, db.outbox, async () => {
-        await db.miners.where('[agentKey+ip]').equals([entry.agentKey, b.ip]).modify({ customer: b.customer, marksVersion: version });
+      await db.transaction('rw', db.minerBuckets, db.minerIndex, db.outbox, async () => {
+        await updateMinerByIp(entry.agentKey, b.ip, () => ({ customer: b.customer, marksVersion: version }));
         await rebaseCustomerChanges(entry.agentKey, b.ip, b.baseVersion, version, entry.id);
       });
     },

@@ -19,7 +19,7 @@
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
-import { OFFLINE_COLLECTIONS, OFFLINE_SCHEMA_VERSION } from './collections';
+import { declareOfflineSchema } from './collections';
 import { reportNetworkFailure, reportServerAnswer, subscribeServerReachable } from './connectivity';
 import { type OutboxEntry, type OutboxError, type OutboxState, offlineDb } from './db';
 import { uuid7 } from './uuid7';
@@ -143,9 +143,7 @@ function strictDb(): Dexie {
   let db = strictDbs.get(name);
   if (!db) {
     db = new Dexie(name, { chromeTransactionDurability: 'strict' });
-    const stores: Record<string, string> = {};
-    for (const c of OFFLINE_COLLECTIONS) stores[c.name] = c.schema;
-    db.version(OFFLINE_SCHEMA_VERSION).stores(stores);
+    declareOfflineSchema(db);
     strictDbs.set(name, db);
   }
   return db;

@@ -4,11 +4,12 @@ import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CustomerSyncRow, MinerSyncRow } from '@shared/schemas/sync';
 import { configureApiClient } from '@client/lib/api-client';
-import { OFFLINE_COLLECTIONS } from './collections';
 import { reportNetworkFailure, reportServerAnswer, resetConnectivityForTests } from './connectivity';
 import { type HashfieldDb, resetOfflineDbForTests } from './db';
 import { SYNC_MEASURE_MINERS, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
-import { testMinerRow } from './test-miner-row';
+import { findMinerBySn } from './miner-lookup';
+import { allMiners, getMiner } from './miner-store';
+import { putTestMiners, testMinerRow } from './test-miner-row';
 
 /**
  * A fake sync server: an ordered change log per collection (row or deletion, each with its version), answered
@@ -87,7 +88,7 @@ const KEY = 'farm-a';
 let db: HashfieldDb;
 let feed: FakeFeed;
 
-const minersOf = async (agentKey = KEY) => (await db.miners.toArray()).filter((m) => m.agentKey === agentKey).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+const minersOf = async (agentKey = KEY) => (await allMiners(agentKey)).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 
 function setOnline(online: boolean): void {
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
@@ -144,18 +145,33 @@ describe('syncCollection', () => {
     expect(await minersOf()).toEqual(expected);
   });
 
-  it('a cache of schema version 1 (with the [agentKey+version] index) upgrades in place: rows kept, lookups work', async () => {
+  it('a cache of schema version 2 (one record per miner) upgrades: the old store is dropped, the miners sync again from the beginning', async () => {
     const name = `hashfield-upgrade-${Math.random().toString(36).slice(2)}`;
-    const v1 = new Dexie(name);
-    v1.version(1).stores({ ...Object.fromEntries(OFFLINE_COLLECTIONS.map((c) => [c.name, c.schema])), miners: '[agentKey+id], [agentKey+sn], [agentKey+ip], [agentKey+version]' });
-    feed.miner(1);
-    await v1.table('miners').put({ ...feed.log.miners![0]!.row!, agentKey: KEY });
-    v1.close();
+    const v2 = new Dexie(name);
+    v2.version(2).stores({
+      miners: '[agentKey+id], [agentKey+sn], [agentKey+ip]',
+      customers: '[agentKey+id], [agentKey+name]',
+      syncState: '[agentKey+collection]',
+      outbox: 'id, state, [state+nextAttemptAt], agentKey, created',
+      recentMiners: '[agentKey+minerId], [agentKey+openedAt]',
+    });
+    for (let i = 1; i <= 3; i++) feed.miner(i);
+    feed.customer('c-1', 'Acme');
+    await v2.table('miners').put({ ...feed.log.miners![0]!.row!, agentKey: KEY });
+    await v2.table('syncState').bulkPut([
+      { agentKey: KEY, collection: 'miners', cursor: '3', syncedAt: 1, error: null },
+      { agentKey: KEY, collection: 'customers', cursor: '4', syncedAt: 1, error: null },
+    ]);
+    v2.close();
     db = resetOfflineDbForTests(name);
-    expect(db.miners.schema.indexes.map((i) => i.name)).toEqual(['[agentKey+sn]', '[agentKey+ip]']);
-    expect(await db.miners.where('[agentKey+sn]').equals([KEY, 'SN000000000000001']).first()).toMatchObject({ id: 'm-1' });
+    await db.open();
+    expect(db.tables.map((t) => t.name).sort()).toEqual(['customers', 'minerBuckets', 'minerIndex', 'outbox', 'recentMiners', 'syncState']);
+    expect(await db.syncState.get([KEY, 'miners'])).toBeUndefined();
+    expect((await db.syncState.get([KEY, 'customers']))?.cursor).toBe('4');
     await syncCollection(KEY, 'miners');
-    expect(await minersOf()).toHaveLength(1);
+    expect(feed.calls[0]).toMatchObject({ collection: 'miners', since: null });
+    expect((await minersOf()).map((m) => m.id)).toEqual(['m-1', 'm-2', 'm-3']);
+    expect((await findMinerBySn(KEY, 'SN000000000000001'))?.id).toBe('m-1');
   });
 
   it('a second sync asks from the cursor and gets only what changed, tombstones included', async () => {
@@ -167,7 +183,7 @@ describe('syncCollection', () => {
     expect(await minersOf()).toHaveLength(6);
 
     // The same ids in another farm's cache are not touched by farm A's tombstones.
-    await db.miners.put({ ...(await db.miners.get([KEY, 'm-2']))!, agentKey: 'farm-b' });
+    await putTestMiners([{ ...(await getMiner(KEY, 'm-2'))!, agentKey: 'farm-b' }]);
     feed.miner(3, { customer: 'ACME', marksVersion: '40' });
     feed.remove('miners', 'm-2');
     feed.remove('miners', 'm-5');
@@ -184,8 +200,11 @@ describe('syncCollection', () => {
   it('reset drops the farm’s cached rows before writing the first page', async () => {
     for (let i = 1; i <= 3; i++) feed.miner(i);
     await syncCollection(KEY, 'miners');
-    await db.miners.put({ ...(await db.miners.get([KEY, 'm-1']))!, id: 'gone-long-ago' });
-    await db.miners.put({ ...(await db.miners.get([KEY, 'm-1']))!, agentKey: 'farm-b' });
+    const m1 = (await getMiner(KEY, 'm-1'))!;
+    await putTestMiners([
+      { ...m1, id: 'gone-long-ago' },
+      { ...m1, agentKey: 'farm-b' },
+    ]);
     feed.reset = true;
     await syncCollection(KEY, 'miners');
     expect((await minersOf()).map((m) => m.id)).toEqual(['m-1', 'm-2', 'm-3']);
@@ -197,7 +216,7 @@ describe('syncCollection', () => {
     for (let i = 1; i <= 2; i++) feed.customer(`c-${i}`, `Customer ${i}`);
     feed.failures.set(1, { status: 500, code: 500, msg: 'The server failed' });
     await syncNow(KEY);
-    // Page 1 (2500 rows max, so all 9) landed; the customers call failed.
+    // Page 1 (5000 rows max, so all 9) landed; the customers call failed.
     expect(await minersOf()).toHaveLength(9);
     let state = await readSyncStatus(KEY);
     expect(state.error).toBe('The server failed');

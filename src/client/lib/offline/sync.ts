@@ -3,7 +3,7 @@
  * GET /api/sync/<name> into IndexedDB.
  *
  * - `syncCollection(agentKey, name)` fetches pages until `more` is false; each page is written in ONE Dexie
- *   transaction (bulkDelete the tombstones, bulkPut the rows, store the cursor), so a page is all or nothing and
+ *   transaction (drop the tombstones, store the rows, store the cursor; miners through miner-store.ts), so a page is all or nothing and
  *   the stored cursor always matches the stored rows. The next page is fetched while the current one is written.
  *   Pages are asked as `format=columns` (field names once, each row an array: about half the bytes and a much
  *   cheaper answer for the server) and turned back into the row objects the stores keep (`rowsOfPage`).
@@ -20,13 +20,17 @@ import Dexie, { type Table } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
 import type { SyncColumnsPage, SyncPage } from '@shared/schemas/sync';
-import { SYNC_COLLECTIONS, type SyncCollection } from '@shared/sync-collections';
+import { SYNC_COLLECTIONS, SYNC_PAGE_MAX, type SyncCollection } from '@shared/sync-collections';
 import { ApiError, api } from '@client/lib/api-client';
 import { isEffectivelyOnline, subscribeServerReachable } from './connectivity';
 import { type Cached, type SyncStateRecord, offlineDb } from './db';
+import { type CachedMiner, clearMiners, countMiners, writeMiners } from './miner-store';
 
-/** Rows per page (and per IndexedDB transaction). */
-export const SYNC_PAGE_ROWS = 2500;
+/**
+ * Rows per page (and per IndexedDB transaction): the server's largest. A miners page rewrites every bucket it
+ * touches (at 5,000 rows, all of them), so fewer, larger pages write less.
+ */
+export const SYNC_PAGE_ROWS = SYNC_PAGE_MAX;
 /** Timer while the page is visible. */
 export const SYNC_INTERVAL_MS = 60_000;
 export const SYNC_MEASURE_MINERS = 'hf-sync-miners';
@@ -48,8 +52,31 @@ export class SyncUnauthorizedError extends Error {
 
 type AnyRow = { id: string; version: string };
 
-function tableOf(name: SyncCollection): Table<Cached<AnyRow>, [string, string]> {
-  return offlineDb().table(name);
+/** Where a collection's pages land: the miners in their buckets (miner-store.ts), the others in a store of their name. */
+interface CacheTarget {
+  tables: Table[];
+  clear(agentKey: string): Promise<unknown>;
+  write(agentKey: string, rows: Cached<AnyRow>[], deleted: string[]): Promise<unknown>;
+}
+
+function targetOf(name: SyncCollection): CacheTarget {
+  const db = offlineDb();
+  if (name === 'miners') {
+    return {
+      tables: [db.minerBuckets, db.minerIndex],
+      clear: clearMiners,
+      write: (agentKey, rows, deleted) => writeMiners(agentKey, rows as CachedMiner[], deleted),
+    };
+  }
+  const table: Table<Cached<AnyRow>, [string, string]> = db.table(name);
+  return {
+    tables: [table],
+    clear: (agentKey) => table.where('[agentKey+id]').between([agentKey, Dexie.minKey], [agentKey, Dexie.maxKey]).delete(),
+    write: async (agentKey, rows, deleted) => {
+      if (deleted.length) await table.bulkDelete(deleted.map((id) => [agentKey, id] as [string, string]));
+      if (rows.length) await table.bulkPut(rows);
+    },
+  };
 }
 
 /** The device offline, or the server not answering (connectivity.ts): nothing is attempted. */
@@ -105,7 +132,7 @@ async function patchState(agentKey: string, collection: SyncCollection, patch: P
  */
 export async function syncCollection(agentKey: string, name: SyncCollection, opts: { limit?: number } = {}): Promise<SyncResult> {
   const db = offlineDb();
-  const table = tableOf(name);
+  const target = targetOf(name);
   const limit = opts.limit ?? SYNC_PAGE_ROWS;
   const state = await db.syncState.get([agentKey, name]);
   const result: SyncResult = { collection: name, pages: 0, rows: 0, deleted: 0 };
@@ -123,10 +150,9 @@ export async function syncCollection(agentKey: string, name: SyncCollection, opt
         pending.catch(() => undefined); // awaited on the next turn; avoids an unhandled rejection meanwhile
       }
       const rows = rowsOfPage(page, agentKey);
-      await db.transaction('rw', [table, db.syncState], async () => {
-        if (page.reset) await table.where('[agentKey+id]').between([agentKey, Dexie.minKey], [agentKey, Dexie.maxKey]).delete();
-        if (page.deleted.length) await table.bulkDelete(page.deleted.map((id) => [agentKey, id] as [string, string]));
-        if (rows.length) await table.bulkPut(rows);
+      await db.transaction('rw', [...target.tables, db.syncState], async () => {
+        if (page.reset) await target.clear(agentKey);
+        await target.write(agentKey, rows, page.deleted);
         const prev = await db.syncState.get([agentKey, name]);
         await db.syncState.put({
           agentKey,
@@ -269,7 +295,7 @@ export async function readSyncStatus(agentKey: string): Promise<Omit<SyncStatus,
   const db = offlineDb();
   const [lo, hi] = farmRange(agentKey);
   const states = await db.syncState.where('[agentKey+collection]').between(lo, hi, true, true).toArray();
-  const minersCount = await db.miners.where('[agentKey+id]').between(lo, hi, true, true).count();
+  const minersCount = await countMiners(agentKey);
   let lastSyncedAt: number | null = null;
   let never = false;
   for (const name of SYNC_COLLECTIONS) {

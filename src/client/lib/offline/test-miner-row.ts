@@ -34,3 +34,11 @@ export function testMinerRow(over: Partial<MinerSyncRow> = {}): MinerSyncRow {
     ...over,
   };
 }
+
+/** Stores cached miner rows (any farms) through the store the sync writes with (miner-store.ts). */
+export async function putTestMiners(rows: readonly (MinerSyncRow & { agentKey: string })[]): Promise<void> {
+  const { writeMiners } = await import('./miner-store');
+  const farms = new Map<string, (MinerSyncRow & { agentKey: string })[]>();
+  for (const r of rows) farms.set(r.agentKey, [...(farms.get(r.agentKey) ?? []), r]);
+  for (const [agentKey, list] of farms) await writeMiners(agentKey, list);
+}

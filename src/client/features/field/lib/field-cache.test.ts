@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { resetOfflineDbForTests } from '@client/lib/offline/db';
 import { RECENT_LIMIT, findBySn, getCachedMiner, recentMiners, recordVisit, searchCache } from './field-cache';
-import { testMinerRow } from '@client/lib/offline/test-miner-row';
+import { putTestMiners, testMinerRow } from '@client/lib/offline/test-miner-row';
 
 function row(i: number, over: Partial<MinerSyncRow> = {}): MinerSyncRow {
   return {
@@ -13,8 +13,8 @@ function row(i: number, over: Partial<MinerSyncRow> = {}): MinerSyncRow {
 }
 
 beforeEach(async () => {
-  const db = resetOfflineDbForTests();
-  await db.miners.bulkPut([...Array.from({ length: 40 }, (_, i) => ({ ...row(i), agentKey: 'farm-a' })), { ...row(1, { id: 'other' }), agentKey: 'farm-b' }]);
+  resetOfflineDbForTests();
+  await putTestMiners([...Array.from({ length: 40 }, (_, i) => ({ ...row(i), agentKey: 'farm-a' })), { ...row(1, { id: 'other' }), agentKey: 'farm-b' }]);
 });
 
 describe('field cache', () => {

@@ -7,6 +7,7 @@ import Dexie from 'dexie';
 import { normaliseSn } from '@shared/sn';
 import { offlineDb } from '@client/lib/offline/db';
 import { type CachedMiner, findMinerBySn, searchMiners } from '@client/lib/offline/miner-lookup';
+import { getMiner, getMiners } from '@client/lib/offline/miner-store';
 
 export type { CachedMiner };
 
@@ -24,7 +25,7 @@ export async function findBySn(agentKey: string, sn: string): Promise<CachedMine
 }
 
 export async function getCachedMiner(agentKey: string, minerId: string): Promise<CachedMiner | undefined> {
-  return offlineDb().miners.get([agentKey, minerId]);
+  return getMiner(agentKey, minerId);
 }
 
 /** Remembers that the miner was opened now; keeps the farm's list to the last RECENT_LIMIT. */
@@ -58,6 +59,6 @@ export async function recentMiners(agentKey: string, limit = RECENT_LIMIT): Prom
     .reverse()
     .limit(limit)
     .toArray();
-  const miners = await db.miners.bulkGet(visits.map((v) => [agentKey, v.minerId] as [string, string]));
+  const miners = await getMiners(agentKey, visits.map((v) => v.minerId));
   return visits.map((v, i) => ({ minerId: v.minerId, openedAt: v.openedAt, miner: miners[i] }));
 }

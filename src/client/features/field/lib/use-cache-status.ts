@@ -1,6 +1,7 @@
 /** How fresh this device's copy of the farm's miners is: last complete sync, last error, rows held. Live (Dexie). */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { offlineDb } from '@client/lib/offline/db';
+import { countMiners } from '@client/lib/offline/miner-store';
 
 export interface CacheStatus {
   loaded: boolean;
@@ -14,7 +15,7 @@ export function useCacheStatus(agentKey: string): CacheStatus {
     const db = offlineDb();
     const [state, count] = await Promise.all([
       db.syncState.get([agentKey, 'miners']),
-      db.miners.where('[agentKey+id]').between([agentKey, ''], [agentKey, '\uffff']).count(),
+      countMiners(agentKey),
     ]);
     return { loaded: true, syncedAt: state?.syncedAt ?? null, error: state?.error ?? null, count };
   }, [agentKey]);
