@@ -117,7 +117,7 @@ export async function run(): Promise<void> {
     page.on('pageerror', (e) => pageErrors.push(e.message));
 
     /** Waits for the console's sync loop to finish a full miners sync; returns its measure and the cached count. */
-    const awaitSync = async (cpu0: { server: number; browser: number }): Promise<{ ms: number; cached: number; pages: number; fetchMs: number; bytes: number; fromStart: boolean; serverCpu: number; browserCpu: number }> => {
+    const awaitSync = async (cpu0: { server: number; browser: number }): Promise<{ ms: number; cached: number; pages: number; fetchMs: number; bytes: number; sent: number; fromStart: boolean; serverCpu: number; browserCpu: number }> => {
       await page.waitForFunction(() => performance.getEntriesByName('hf-sync-miners', 'measure').length > 0, null, { timeout: 120_000, polling: 100 });
       const cpu1 = cpuNow();
       const measured = await page.evaluate(async (agentKey) => {
@@ -130,6 +130,8 @@ export async function run(): Promise<void> {
         // Time the answers took to arrive (request sent → last byte), summed over the pages.
         const fetchMs = entries.reduce((sum, e) => sum + (e.responseEnd - e.requestStart), 0);
         const bytes = entries.reduce((sum, e) => sum + (e.decodedBodySize || 0), 0);
+        // As they crossed the network (compressed).
+        const sent = entries.reduce((sum, e) => sum + (e.encodedBodySize || 0), 0);
         const cached = await new Promise<number>((resolve, reject) => {
           const open = indexedDB.open('hashfield');
           open.onerror = () => reject(open.error);
@@ -144,7 +146,7 @@ export async function run(): Promise<void> {
             req.onerror = () => reject(req.error);
           };
         });
-        return { ms: m.duration, cached, pages, fetchMs, bytes, fromStart };
+        return { ms: m.duration, cached, pages, fetchMs, bytes, sent, fromStart };
       }, AGENT_KEY);
       return { ...measured, serverCpu: cpu1.server - cpu0.server, browserCpu: cpu1.browser - cpu0.browser };
     };
@@ -218,14 +220,14 @@ export async function run(): Promise<void> {
       'full miners sync': {
         median: ms(syncMedian),
         runs: runs.map((r) => `${Math.round(r.ms)}${r.fromStart ? '' : '*'}`).join(' / '),
-        detail: `${runs.map((r) => r.pages).join(' / ')} pages, ${runs.map((r) => (r.bytes / 1048576).toFixed(1)).join(' / ')} MiB JSON; answers ${runs.map((r) => Math.round(r.fetchMs)).join(' / ')} ms; CPU server ${runs.map((r) => Math.round(r.serverCpu)).join(' / ')} ms, Chromium ${runs.map((r) => Math.round(r.browserCpu)).join(' / ')} ms`,
+        detail: `${runs.map((r) => r.pages).join(' / ')} pages, ${runs.map((r) => (r.bytes / 1048576).toFixed(1)).join(' / ')} MiB JSON (${runs.map((r) => (r.sent / 1048576).toFixed(2)).join(' / ')} MiB sent); answers ${runs.map((r) => Math.round(r.fetchMs)).join(' / ')} ms; CPU server ${runs.map((r) => Math.round(r.serverCpu)).join(' / ')} ms, Chromium ${runs.map((r) => Math.round(r.browserCpu)).join(' / ')} ms`,
         target: '≤ 3000 ms',
         verdict: !full.length ? 'no full run' : syncMedian <= 3000 ? 'ok' : 'over',
       },
       'delta sync, all changed': {
         median: ms(delta.ms),
         runs: '1',
-        detail: `${delta.pages} pages, ${(delta.bytes / 1048576).toFixed(1)} MiB JSON; answers ${Math.round(delta.fetchMs)} ms; CPU server ${Math.round(delta.serverCpu)} ms, Chromium ${Math.round(delta.browserCpu)} ms`,
+        detail: `${delta.pages} pages, ${(delta.bytes / 1048576).toFixed(1)} MiB JSON (${(delta.sent / 1048576).toFixed(2)} MiB sent); answers ${Math.round(delta.fetchMs)} ms; CPU server ${Math.round(delta.serverCpu)} ms, Chromium ${Math.round(delta.browserCpu)} ms`,
         target: '',
         verdict: '',
       },
