@@ -3,8 +3,8 @@
  * GET /api/sync/<name> into IndexedDB.
  *
  * - `syncCollection(agentKey, name)` fetches pages until `more` is false; each page is written in ONE Dexie
- *   transaction (drop the tombstones, store the rows, store the cursor; miners through miner-store.ts), so a page is all or nothing and
- *   the stored cursor always matches the stored rows. The next page is fetched while the current one is written.
+ *   transaction (drop the tombstones, store the rows, store the cursor; the miners through miner-store.ts), so a
+ *   page is all or nothing and the stored cursor always matches the stored rows. The next page is fetched while the current one is written.
  *   Pages are asked as `format=columns` (field names once, each row an array: about half the bytes and a much
  *   cheaper answer for the server) and turned back into the row objects the stores keep (`rowsOfPage`).
  * - `startSyncLoop(agentKey)` → stop(): syncs at start, on `online`, when the page becomes visible, every 60 s
