@@ -148,6 +148,40 @@ describe('field app on a phone (360 px)', () => {
     }
     expect(errors).toEqual([]);
   });
+
+  it('logout drops the phone’s copy of the farm (miners, recent miners); the next login syncs it afresh', async () => {
+    /** Miners held in IndexedDB (miner-store.ts buckets) and recently opened ones, read straight from the database. */
+    const held = () =>
+      page.evaluate(
+        () =>
+          new Promise<{ miners: number; recent: number }>((resolve, reject) => {
+            const open = indexedDB.open('hashfield');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const db = open.result;
+              const tx = db.transaction(['minerBuckets', 'recentMiners']);
+              const buckets = tx.objectStore('minerBuckets').getAll();
+              const recent = tx.objectStore('recentMiners').count();
+              tx.oncomplete = () => {
+                resolve({ miners: (buckets.result as { rows: object }[]).reduce((n, b) => n + Object.keys(b.rows).length, 0), recent: recent.result });
+                db.close();
+              };
+            };
+          }),
+      );
+    await page.goto('/field');
+    await waitForCache(page);
+    expect(await held()).toEqual({ miners: COUNT, recent: 3 });
+    await page.getByTestId('field-menu').click();
+    await page.getByTestId('field-logout').click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(await held()).toEqual({ miners: 0, recent: 0 });
+    await loginUi(page);
+    await page.waitForURL((u) => u.pathname === '/field');
+    await waitForCache(page);
+    expect(await held()).toEqual({ miners: COUNT, recent: 0 });
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('field app on a desktop', () => {

@@ -10,6 +10,7 @@ import type { CurrentUser } from '@shared/schemas/auth';
 import { ApiError } from '@client/lib/api-client';
 import { importWithRetry } from '@client/lib/import-retry';
 import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
+import { setOutboxUser } from '@client/lib/offline/outbox-user';
 import { requestPersistence } from '@client/lib/offline/storage';
 import { setPreferenceOwner } from '@client/lib/preferences';
 import { sessionKeys, useCurrentUser, useFarmOptions, usePublicConfig } from '@client/lib/session-api';
@@ -35,7 +36,8 @@ export function useFarmAutoSelect(enabled: boolean): void {
  * Logged in: ask once for persistent storage, and keep the selected farm's offline caches synced
  * (lib/offline/sync.ts, loaded lazily so Dexie stays out of the first chunk; stopped on logout or farm switch).
  */
-export function useOfflineSync(loggedIn: boolean): void {
+export function useOfflineSync(userId: string | null): void {
+  const loggedIn = userId !== null;
   const agentKey = useAgentKey();
   useEffect(() => {
     if (loggedIn) void requestPersistence();
@@ -46,14 +48,14 @@ export function useOfflineSync(loggedIn: boolean): void {
     let cancelled = false;
     importWithRetry(() => import('@client/lib/offline/sync'))
       .then((m) => {
-        if (!cancelled) stop = m.startSyncLoop(agentKey);
+        if (!cancelled) stop = m.startSyncLoop(agentKey, { userId: userId! });
       })
       .catch(() => undefined); // chunk not reachable after its retries (offline, no cache): the next login or farm switch tries again
     return () => {
       cancelled = true;
       stop?.();
     };
-  }, [loggedIn, agentKey]);
+  }, [loggedIn, agentKey, userId]);
 }
 
 export interface SessionGateProps {
@@ -74,9 +76,11 @@ export function SessionGate({ children }: SessionGateProps) {
   }, [unauthorized, queryClient]);
   useEffect(() => {
     setPreferenceOwner(ownerId !== undefined && ownerName !== undefined ? { id: ownerId, user: ownerName } : null);
+    // The outbox sends this user's changes only.
+    setOutboxUser(ownerId ?? null);
   }, [ownerId, ownerName]);
   useFarmAutoSelect(Boolean(user.data) && !unauthorized);
-  useOfflineSync(Boolean(user.data) && !unauthorized);
+  useOfflineSync(user.data && !unauthorized ? user.data.id : null);
 
   if (config.data?.setupNeeded) return <Navigate to="/setup" replace />;
   if (unauthorized) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;

@@ -21,15 +21,16 @@ import { type SessionUser, useFieldPermission, useFieldSession } from './field-s
 import { ToastStack } from './toast-stack';
 
 /** Keeps the selected farm's offline caches synced while logged in (stopped on a farm switch). */
-function useOfflineSync(loggedIn: boolean): void {
+function useOfflineSync(userId: string | null): void {
+  const loggedIn = userId !== null;
   const agentKey = useAgentKey();
   useEffect(() => {
     if (loggedIn) void requestPersistence();
   }, [loggedIn]);
   useEffect(() => {
     if (!loggedIn || !agentKey) return;
-    return startSyncLoop(agentKey);
-  }, [loggedIn, agentKey]);
+    return startSyncLoop(agentKey, { userId: userId! });
+  }, [loggedIn, agentKey, userId]);
 }
 
 /** Page views on every page change and the language's support chat, as the console does. */
@@ -93,7 +94,7 @@ export function FieldApp() {
   const session = useFieldSession();
   const path = usePathname();
   const ready = session.status === 'ready';
-  useOfflineSync(ready);
+  useOfflineSync(ready ? session.user.id : null);
   useTelemetry(path, ready ? session.config : null);
   useEffect(() => {
     document.title = `${t('home.title')} · Hashfield`;

@@ -9,6 +9,8 @@ import { LOCALES, type Locale } from '@shared/validation';
 import { api } from '@client/lib/api-client';
 import { clearAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
 import { changeLocale, currentLocale } from '@client/lib/i18n';
+import { setOutboxUser } from '@client/lib/offline/outbox-user';
+import { forgetOfflineCaches } from '@client/lib/offline/sync';
 import { FIELD_HOME_PATH, navigateTo } from '@client/features/field/lib/field-paths';
 import { forgetFieldSession, goToLogin, type SessionUser } from './field-session';
 import { OutboxIndicator } from './outbox-indicator';
@@ -31,6 +33,9 @@ async function logout(): Promise<void> {
     console.error('logout failed', err);
   }
   clearAgentKey();
+  setOutboxUser(null);
+  // The device's copies of the farms' data belong to the user leaving; waiting changes stay for their author.
+  await forgetOfflineCaches().catch((err: unknown) => console.error('logout: the offline caches were not cleared', err));
   forgetFieldSession();
   if (typeof caches !== 'undefined') await caches.delete(SHELL_API_CACHE).catch(() => false);
   goToLogin(to);

@@ -13,6 +13,7 @@ import type { Option } from '@shared/schemas/common';
 import { ApiError, api } from '@client/lib/api-client';
 import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
 import { resumeOutbox } from '@client/lib/offline/outbox';
+import { setOutboxUser } from '@client/lib/offline/outbox-user';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { FIELD_SESSION_KEY } from '@client/lib/field-landing';
 
@@ -96,10 +97,12 @@ export function useFieldSession(): FieldSession {
         // A new tab opened offline has no farm of its own yet: the same choice as online.
         const picked = pickAgentKey(snap.farms, getAgentKey(), getLastAgentKey());
         if (picked !== getAgentKey()) setAgentKey(picked);
+        setOutboxUser(snap.user.id);
         setSession({ status: 'ready', user: snap.user, farms: snap.farms, config, fromDevice: true });
         return;
       }
-      // The session works again: a queue paused by a 401 goes on.
+      // The session works again: a queue paused by a 401 goes on, with this user's changes.
+      setOutboxUser(user.id);
       resumeOutbox();
       const me: SessionUser = { id: user.id, user: user.user, isAdmin: user.isAdmin };
       let farms: Option[];

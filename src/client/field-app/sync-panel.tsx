@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useAgentKey } from '@client/lib/agent-key';
 import type { OutboxEntry } from '@client/lib/offline/db';
 import { isMinerWriteKind } from '@client/lib/offline/miner-writes';
-import { discard, replayOutbox, retry, useOutboxEntries, useOutboxPaused } from '@client/lib/offline/outbox';
+import { discard, replayOutbox, retry, useOthersWaiting, useOutboxEntries, useOutboxPaused } from '@client/lib/offline/outbox';
 import { formatBytes, queueStateText, timeText } from '@client/lib/offline/outbox-text';
 import { useStorageEstimate } from '@client/lib/offline/storage';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
@@ -171,6 +171,7 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('offline');
   const agentKey = useAgentKey();
   const entries = useOutboxEntries();
+  const others = useOthersWaiting();
   const paused = useOutboxPaused();
   const [editing, setEditing] = useState<OutboxEntry | null>(null);
   const [discarding, setDiscarding] = useState<OutboxEntry | null>(null);
@@ -202,6 +203,11 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
             waiting.slice(0, LIST_LIMIT).map((e) => <QueueRow key={e.id} entry={e} paused={paused} />)
           )}
           {waiting.length > LIST_LIMIT && <span className="hf-xs hf-dimmed">+{waiting.length - LIST_LIMIT}</span>}
+          {others > 0 && (
+            <span className="hf-xs hf-dimmed" data-testid="outbox-others-waiting">
+              {t('queue.othersWaiting', { count: others })}
+            </span>
+          )}
         </section>
         <section className="hf-stack-tight" data-testid="outbox-dead-list">
           <div className="hf-row">

@@ -48,6 +48,8 @@ export interface OutboxEntry {
   url: string;
   body: unknown;
   agentKey: string;
+  /** The user who made the change (outbox-user.ts): only their session sends it. Absent on entries queued before. */
+  userId?: string;
   /** Short human description for lists ("Note on 10.0.1.23"). */
   label: string;
   /** Epoch ms. */

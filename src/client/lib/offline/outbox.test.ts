@@ -18,6 +18,7 @@ import {
   startOutbox,
   subscribeOutbox,
 } from './outbox';
+import { setOutboxUser } from './outbox-user';
 
 interface Call {
   url: string;
@@ -235,3 +236,59 @@ describe('outbox', () => {
     expect(getConnectivity().reason).toBe('online');
   });
 });
+
+describe('outbox: whose changes', () => {
+  afterEach(() => setOutboxUser(null));
+
+  it('stamps each entry with its author and sends, counts and lists only the logged-in user’s', async () => {
+    let down = true;
+    const calls = mockFetch(() => (down ? 'network' : { status: 200 }));
+    setOutboxUser('u-a');
+    const a1 = await enqueue(note(1));
+    await enqueue(note(2));
+    await replayOutbox();
+    expect((await entries()).map((e) => e.userId)).toEqual(['u-a', 'u-a']);
+    expect(calls).toHaveLength(1);
+
+    // Another technician logs in on the same phone: A's changes are not sent under B's session, nor shown to B.
+    down = false;
+    setOutboxUser('u-b');
+    await replayOutbox({ force: true });
+    expect(calls).toHaveLength(1);
+    expect(await outboxCounts('u-b')).toEqual({ pending: 0, failed: 0, dead: 0 });
+    expect(await outboxCounts('u-a')).toEqual({ pending: 1, failed: 1, dead: 0 });
+    await enqueue(note(3));
+    await replayOutbox({ force: true });
+    expect(calls.map((c) => (c.body as { text: string }).text)).toEqual(['note 1', 'note 3']);
+    expect((await entries()).map((e) => e.id)).toEqual([a1.id, (await entries())[1]!.id]);
+
+    // Nobody known (logged out): A's wait still.
+    setOutboxUser(null);
+    await replayOutbox({ force: true });
+    expect(calls).toHaveLength(2);
+
+    // A logs in again: the change of user alone sends theirs, in order, under the same key for the one tried before.
+    setOutboxUser('u-a');
+    await vi.waitFor(async () => expect(await entries()).toEqual([]));
+    expect(calls.slice(2).map((c) => [(c.body as { text: string }).text, c.key === a1.id])).toEqual([
+      ['note 1', true],
+      ['note 2', false],
+    ]);
+  });
+
+  it('entries queued before entries carried an author are anyone’s', async () => {
+    const calls = mockFetch(() => ({ status: 200 }));
+    await resetDb.outbox.add({ ...(await enqueueHeld()), userId: undefined } as OutboxEntry);
+    setOutboxUser('u-b');
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+  });
+});
+
+/** An entry as enqueue builds it, taken out of the outbox before it is sent (no user known: it stays untouched). */
+async function enqueueHeld(): Promise<OutboxEntry> {
+  setOutboxUser('u-held');
+  const e = await enqueue(note(9));
+  await resetDb.outbox.delete(e.id);
+  setOutboxUser(null);
+  return e;
+}

@@ -9,7 +9,8 @@
  *   retries, edits or discards it;
  * - 401 → the whole queue pauses (the entry stays pending), `paused` is announced, and `resumeOutbox()`
  *   (after a login) continues with nothing lost.
- * Triggers: start, `online`, `visibilitychange` (visible), the backoff timer, the service worker's `sync`
+ * Only the logged-in user's entries are sent, counted and listed (outbox-user.ts): each entry carries its author.
+ * Triggers: start, a change of the logged-in user, `online`, `visibilitychange` (visible), the backoff timer, the service worker's `sync`
  * event relayed as a message (sw.ts; optional, the rest works without SyncManager), each enqueue, and the server
  * answering again after being unreachable (connectivity.ts, to which each send reports whether our server answered).
  * An entry left 'sending' by a closed page goes back to pending at start: the idempotency key makes the
@@ -21,7 +22,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
 import { declareOfflineSchema } from './collections';
 import { reportNetworkFailure, reportServerAnswer, subscribeServerReachable } from './connectivity';
-import { type OutboxEntry, type OutboxError, type OutboxState, offlineDb } from './db';
+import { type OutboxEntry, type OutboxError, offlineDb } from './db';
+import { isOwnEntry, outboxUser, subscribeOutboxUser, useOutboxUser } from './outbox-user';
 import { uuid7 } from './uuid7';
 
 /** Background Sync tag registered by the page and handled by sw.ts. */
@@ -170,6 +172,7 @@ export async function enqueue(input: EnqueueInput): Promise<OutboxEntry> {
     url: input.url,
     body: input.body,
     agentKey: input.agentKey,
+    ...(outboxUser() !== null ? { userId: outboxUser()! } : {}),
     label: input.label,
     created: nextCreated(),
     attempts: 0,
@@ -275,7 +278,8 @@ async function send(entry: OutboxEntry): Promise<Outcome> {
 
 /** Due entries (pending, or failed whose backoff elapsed) in creation order; stops at the first failed one not yet due. */
 async function dueEntries(): Promise<OutboxEntry[]> {
-  const rows = await offlineDb().outbox.where('state').anyOf('pending', 'failed').toArray();
+  const user = outboxUser();
+  const rows = (await offlineDb().outbox.where('state').anyOf('pending', 'failed').toArray()).filter((e) => isOwnEntry(e, user));
   rows.sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
   const now = config.now();
   const out: OutboxEntry[] = [];
@@ -414,6 +418,8 @@ export function startOutbox(options: OutboxOptions = {}): () => void {
   navigator.serviceWorker?.addEventListener('message', onMessage);
   // The server answering again after a spell of "unreachable" while navigator.onLine stayed true (connectivity.ts).
   const unsubscribeReachable = subscribeServerReachable(kick);
+  // Another user logged in (or the first one became known): their waiting changes can go now.
+  const unsubscribeUser = subscribeOutboxUser(kick);
   startup = recoverSending()
     .catch((err: unknown) => console.error('outbox: recovery failed', err))
     .then(() => replayOutbox({ force: true }));
@@ -422,6 +428,7 @@ export function startOutbox(options: OutboxOptions = {}): () => void {
     document.removeEventListener('visibilitychange', onVisible);
     navigator.serviceWorker?.removeEventListener('message', onMessage);
     unsubscribeReachable();
+    unsubscribeUser();
     if (timer) clearTimeout(timer);
     timer = null;
   };
@@ -465,32 +472,45 @@ export interface OutboxCounts {
 
 const ZERO: OutboxCounts = { pending: 0, failed: 0, dead: 0 };
 
-export async function outboxCounts(): Promise<OutboxCounts> {
-  const t = offlineDb().outbox;
-  const [pending, sending, failed, dead] = await Promise.all(
-    (['pending', 'sending', 'failed', 'dead'] as OutboxState[]).map((s) => t.where('state').equals(s).count()),
-  );
-  return { pending: pending! + sending!, failed: failed!, dead: dead! };
+/** The current user's entries by state (outbox-user.ts): what they can send, retry, edit or discard. */
+export async function outboxCounts(user: string | null = outboxUser()): Promise<OutboxCounts> {
+  const counts = { ...ZERO };
+  await offlineDb().outbox.each((e) => {
+    if (!isOwnEntry(e, user)) return;
+    if (e.state === 'dead') counts.dead++;
+    else if (e.state === 'failed') counts.failed++;
+    else counts.pending++;
+  });
+  return counts;
 }
 
-/** Live counts: pending (incl. sending), failed (waiting for a retry), dead (needs the user). */
+/** Live counts of the current user's entries: pending (incl. sending), failed (waiting for a retry), dead (needs the user). */
 export function useOutboxCounts(): OutboxCounts {
-  return useLiveQuery(outboxCounts, [], ZERO);
+  const user = useOutboxUser();
+  return useLiveQuery(() => outboxCounts(user), [user], ZERO);
 }
 
-/** Entries not yet applied (pending, sending, failed, dead), oldest first. */
+/** The current user's entries not yet applied (pending, sending, failed, dead), oldest first. */
 export function useOutboxEntries(): OutboxEntry[] | undefined {
-  return useLiveQuery(() => offlineDb().outbox.orderBy('created').toArray(), []);
+  const user = useOutboxUser();
+  return useLiveQuery(async () => (await offlineDb().outbox.orderBy('created').toArray()).filter((e) => isOwnEntry(e, user)), [user]);
 }
 
-/** Not-yet-applied entries of one miner (body.ip), oldest first, for the card's optimistic display. */
+/** Changes other users made on this device that wait for them to log in here again (not shown, not sent). */
+export function useOthersWaiting(): number {
+  const user = useOutboxUser();
+  return useLiveQuery(async () => (await offlineDb().outbox.toArray()).filter((e) => !isOwnEntry(e, user)).length, [user], 0);
+}
+
+/** The current user's not-yet-applied entries of one miner (body.ip), oldest first, for the card's optimistic display. */
 export function usePendingForMiner(agentKey: string, ip: string): OutboxEntry[] {
+  const user = useOutboxUser();
   return useLiveQuery(
     async () => {
       const rows = await offlineDb().outbox.where('agentKey').equals(agentKey).toArray();
-      return rows.filter((e) => (e.body as { ip?: unknown } | null)?.ip === ip).sort((a, b) => a.created - b.created);
+      return rows.filter((e) => isOwnEntry(e, user) && (e.body as { ip?: unknown } | null)?.ip === ip).sort((a, b) => a.created - b.created);
     },
-    [agentKey, ip],
+    [agentKey, ip, user],
     [],
   );
 }

@@ -6,7 +6,7 @@ import type { CustomerSyncRow, MinerSyncRow } from '@shared/schemas/sync';
 import { configureApiClient } from '@client/lib/api-client';
 import { reportNetworkFailure, reportServerAnswer, resetConnectivityForTests } from './connectivity';
 import { type HashfieldDb, resetOfflineDbForTests } from './db';
-import { SYNC_MEASURE_MINERS, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
+import { CACHE_OWNER_KEY, SYNC_MEASURE_MINERS, claimOfflineCaches, forgetOfflineCaches, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
 import { findMinerBySn } from './miner-lookup';
 import { allMiners, getMiner } from './miner-store';
 import { putTestMiners, testMinerRow } from './test-miner-row';
@@ -389,3 +389,69 @@ describe('useSyncStatus', () => {
     await waitFor(() => expect(other.result.current).toEqual({ syncing: false, lastSyncedAt: null, error: null, minersCount: 0 }));
   });
 });
+
+describe('the caches belong to one user', () => {
+  beforeEach(() => localStorage.removeItem(CACHE_OWNER_KEY));
+
+  async function fill(): Promise<void> {
+    for (let i = 1; i <= 3; i++) feed.miner(i);
+    feed.customer('c-1', 'Acme');
+    await syncNow(KEY);
+    await db.recentMiners.put({ agentKey: KEY, minerId: 'm-1', openedAt: 1 });
+    await db.outbox.add({ id: 'o-1', kind: 'miner.note', method: 'POST', url: '/api/miner/notes', body: {}, agentKey: KEY, userId: 'u-a', label: 'Note', created: 1, attempts: 0, state: 'pending', nextAttemptAt: 0, lastError: null });
+  }
+
+  it('logout drops the farms’ data (miners, customers, cursors, recent miners) but keeps the outbox', async () => {
+    await claimOfflineCaches('u-a');
+    await fill();
+    expect(await minersOf()).toHaveLength(3);
+    await forgetOfflineCaches();
+    expect(await minersOf()).toEqual([]);
+    expect(await readSyncStatus(KEY)).toMatchObject({ minersCount: 0, lastSyncedAt: null });
+    expect(await db.customers.count()).toBe(0);
+    expect(await db.syncState.count()).toBe(0);
+    expect(await db.recentMiners.count()).toBe(0);
+    expect(await db.outbox.count()).toBe(1);
+    expect(localStorage.getItem(CACHE_OWNER_KEY)).toBeNull();
+  });
+
+  it('a session of another user than the owner (the logout missed) starts the caches afresh; the same user keeps them', async () => {
+    await claimOfflineCaches('u-a');
+    await fill();
+    await claimOfflineCaches('u-a');
+    expect(await minersOf()).toHaveLength(3);
+
+    feed.calls = [];
+    const stop = startSyncLoop(KEY, { userId: 'u-b', intervalMs: 3_600_000 });
+    await vi.waitFor(async () => {
+      expect(feed.calls).toHaveLength(2);
+      expect((await db.syncState.get([KEY, 'customers']))?.syncedAt).toBeTruthy();
+    });
+    stop();
+    // B's first sync started from the beginning, with nothing of A's left in between.
+    expect(feed.calls.map((c) => [c.collection, c.since])).toEqual([
+      ['miners', null],
+      ['customers', null],
+    ]);
+    expect(await minersOf()).toHaveLength(3);
+    expect(await db.recentMiners.count()).toBe(0);
+    expect(localStorage.getItem(CACHE_OWNER_KEY)).toBe('u-b');
+  });
+
+  it('a logout during a sync run waits for it: no page of the run lands after the clear', async () => {
+    for (let i = 1; i <= 6; i++) feed.miner(i);
+    let open!: () => void;
+    feed.gate = new Promise((r) => (open = r));
+    const run = syncNow(KEY);
+    const forgotten = forgetOfflineCaches();
+    // The run's first request is out (held by the gate) when the logout asks.
+    await vi.waitFor(() => expect(feed.fetch).toHaveBeenCalled());
+    open();
+    feed.gate = null;
+    await Promise.all([run, forgotten]);
+    expect(feed.calls.length).toBeGreaterThan(1);
+    expect(await minersOf()).toEqual([]);
+    expect(await db.syncState.count()).toBe(0);
+  });
+});
+

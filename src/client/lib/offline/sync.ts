@@ -22,6 +22,7 @@ import { useSyncExternalStore } from 'react';
 import type { SyncColumnsPage, SyncPage } from '@shared/schemas/sync';
 import { SYNC_COLLECTIONS, SYNC_PAGE_MAX, type SyncCollection } from '@shared/sync-collections';
 import { ApiError, api } from '@client/lib/api-client';
+import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { isEffectivelyOnline, subscribeServerReachable } from './connectivity';
 import { type Cached, type SyncStateRecord, offlineDb } from './db';
 import { type CachedMiner, clearMiners, countMiners, writeMiners } from './miner-store';
@@ -242,8 +243,10 @@ export function syncNow(agentKey: string): Promise<void> {
  * Keeps the farm's caches fresh while the page is open; returns stop(). Triggers: start, `online`,
  * `visibilitychange` to visible, every SYNC_INTERVAL_MS while visible, the server reachable again. 401 stops the loop.
  */
-export function startSyncLoop(agentKey: string, opts: { intervalMs?: number } = {}): () => void {
+export function startSyncLoop(agentKey: string, opts: { intervalMs?: number; userId?: string } = {}): () => void {
   let stopped = false;
+  // Runs wait for it (one chain): the caches are the user's before the first page is written.
+  if (opts.userId !== undefined) void claimOfflineCaches(opts.userId).catch((err: unknown) => console.error('offline caches: claim failed', err));
   const visible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
   const trigger = () => {
     if (stopped || isOffline()) return;
@@ -270,6 +273,49 @@ export function startSyncLoop(agentKey: string, opts: { intervalMs?: number } = 
   }
   trigger();
   return stop;
+}
+
+// ---- logout ----------------------------------------------------------------------------------------------------
+
+/** localStorage: the user whose data the offline caches hold. */
+export const CACHE_OWNER_KEY = 'hf-offline-owner';
+
+/** Runs `fn` between sync runs: no page of a run lands after it started. */
+function betweenRuns(fn: () => Promise<void>): Promise<void> {
+  const run = tail.then(fn);
+  tail = run.catch(() => undefined);
+  return run;
+}
+
+async function clearCaches(): Promise<void> {
+  const db = offlineDb();
+  const tables = [db.minerBuckets, db.minerIndex, db.customers, db.syncState, db.recentMiners];
+  await db.transaction('rw', tables, async () => {
+    for (const table of tables) await table.clear();
+  });
+}
+
+/**
+ * The device's copies of the farms' data (miners, customers, cursors, recently opened miners) belong to one user.
+ * Logout drops them (`forgetOfflineCaches`), so the next user of the phone syncs their own: a customer list needs
+ * a permission they may lack. A session of another user than the caches' owner (a logout missed: the session
+ * expired) drops them too before its first sync (`claimOfflineCaches`, called by startSyncLoop). The outbox is never
+ * dropped: its changes wait for their author (outbox-user.ts). Both wait for a sync run in progress, so none of its
+ * pages lands after the clear (a page without the rows before its cursor would hide them for good).
+ */
+export function forgetOfflineCaches(): Promise<void> {
+  return betweenRuns(async () => {
+    await clearCaches();
+    writeStorage('local', CACHE_OWNER_KEY, null);
+  });
+}
+
+export function claimOfflineCaches(userId: string): Promise<void> {
+  return betweenRuns(async () => {
+    const owner = readStorage('local', CACHE_OWNER_KEY);
+    if (owner !== null && owner !== userId) await clearCaches();
+    writeStorage('local', CACHE_OWNER_KEY, userId);
+  });
 }
 
 // ---- status for the UI ----------------------------------------------------------------------------------------

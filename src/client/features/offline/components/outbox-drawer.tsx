@@ -13,7 +13,7 @@ import { useAgentKey } from '@client/lib/agent-key';
 import { usePhone } from '@client/lib/use-phone';
 import type { OutboxEntry } from '@client/lib/offline/db';
 import { isMinerWriteKind } from '@client/lib/offline/miner-writes';
-import { discard, replayOutbox, retry, useOutboxEntries, useOutboxPaused } from '@client/lib/offline/outbox';
+import { discard, replayOutbox, retry, useOthersWaiting, useOutboxEntries, useOutboxPaused } from '@client/lib/offline/outbox';
 import { formatBytes, queueStateText, timeText } from '@client/lib/offline/outbox-text';
 import { useStorageEstimate } from '@client/lib/offline/storage';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
@@ -169,6 +169,7 @@ export function OutboxDrawer({ opened, onClose }: { opened: boolean; onClose: ()
   const { t } = useTranslation('offline');
   const agentKey = useAgentKey();
   const entries = useOutboxEntries();
+  const others = useOthersWaiting();
   const paused = useOutboxPaused();
   const [editing, setEditing] = useState<OutboxEntry | null>(null);
   const phone = usePhone();
@@ -212,6 +213,11 @@ export function OutboxDrawer({ opened, onClose }: { opened: boolean; onClose: ()
               waiting.slice(0, LIST_LIMIT).map((e) => <QueueRow key={e.id} entry={e} paused={paused} />)
             )}
             {waiting.length > LIST_LIMIT && <Text size="xs" c="dimmed">+{waiting.length - LIST_LIMIT}</Text>}
+            {others > 0 && (
+              <Text size="xs" c="dimmed" data-testid="outbox-others-waiting">
+                {t('queue.othersWaiting', { count: others })}
+              </Text>
+            )}
           </Stack>
           <Stack gap="xs" data-testid="outbox-dead-list">
             <Group justify="space-between">
