@@ -6,39 +6,23 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Option } from '@shared/schemas/common';
 import { LOCALES, type Locale } from '@shared/validation';
-import { api } from '@client/lib/api-client';
-import { clearAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
+import { setAgentKey, useAgentKey } from '@client/lib/agent-key';
+import { endSession } from '@client/lib/end-session';
 import { changeLocale, currentLocale } from '@client/lib/i18n';
-import { setOutboxUser } from '@client/lib/offline/outbox-user';
-import { forgetOfflineCaches } from '@client/lib/offline/sync';
 import { FIELD_HOME_PATH, navigateTo } from '@client/features/field/lib/field-paths';
-import { forgetFieldSession, goToLogin, type SessionUser } from './field-session';
+import { goToLogin, type SessionUser } from './field-session';
 import { OutboxIndicator } from './outbox-indicator';
 
 export const LOCALE_NAMES: Record<Locale, string> = { 'zh-CN': '简体中文', 'en-US': 'English', ru: 'Русский' };
-/** The service worker's copy of the shell reads (sw/sw.ts). */
-const SHELL_API_CACHE = 'hf-shell-api';
 /**
  * Where "Full console" leads: the miner list. Not "/": a phone opening the console at its dashboard lands on
  * the field pages again (the console's phone landing), so the technician could never reach the console.
  */
 export const FULL_CONSOLE_PATH = '/device/miner';
 
+/** Logout (lib/end-session.ts), then the login page or the address the server answered, without the field session. */
 async function logout(): Promise<void> {
-  let to = '/login';
-  try {
-    const answer = await api.get<string>('/api/userv3/logout', {}, { quiet401: true });
-    if (typeof answer === 'string' && answer !== '') to = answer;
-  } catch (err) {
-    console.error('logout failed', err);
-  }
-  clearAgentKey();
-  setOutboxUser(null);
-  // The device's copies of the farms' data belong to the user leaving; waiting changes stay for their author.
-  await forgetOfflineCaches().catch((err: unknown) => console.error('logout: the offline caches were not cleared', err));
-  forgetFieldSession();
-  if (typeof caches !== 'undefined') await caches.delete(SHELL_API_CACHE).catch(() => false);
-  goToLogin(to);
+  goToLogin(await endSession());
 }
 
 export function FieldHeader({ user, farms, onMinerPage }: { user: SessionUser; farms: Option[]; onMinerPage: boolean }) {

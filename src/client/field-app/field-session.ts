@@ -11,6 +11,7 @@ import type { UserMenus } from '@shared/schemas/access';
 import type { CurrentUser, PublicConfig } from '@shared/schemas/auth';
 import type { Option } from '@shared/schemas/common';
 import { ApiError, api } from '@client/lib/api-client';
+import { isExternalAddress } from '@client/lib/end-session';
 import { getAgentKey, getLastAgentKey, pickAgentKey, setAgentKey, useAgentKey } from '@client/lib/agent-key';
 import { resumeOutbox } from '@client/lib/offline/outbox';
 import { setOutboxUser } from '@client/lib/offline/outbox-user';
@@ -66,7 +67,7 @@ const QUERY_CACHE_STORAGE_KEY = 'hf.query-cache';
 export function goToLogin(to = '/login'): void {
   forgetFieldSession();
   writeStorage('local', QUERY_CACHE_STORAGE_KEY, null);
-  if (/^https?:\/\//i.test(to)) window.location.assign(to);
+  if (isExternalAddress(to)) window.location.assign(to);
   else if (window.location.pathname !== to) window.location.assign(to || '/login');
 }
 
