@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getAgentKey, setAgentKey } from './agent-key';
 import { SHELL_API_CACHE, endSession, isExternalAddress } from './end-session';
+import { resetConnectivityForTests } from './offline/connectivity';
 import { resetOfflineDbForTests } from './offline/db';
 import { countMiners } from './offline/miner-store';
 import { outboxUser, setOutboxUser } from './offline/outbox-user';
@@ -44,6 +45,29 @@ describe('endSession', () => {
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(await endSession()).toBe('/login');
+  });
+
+  it('does not wait for ever for a sync run still in flight', async () => {
+    resetOfflineDbForTests();
+    resetConnectivityForTests();
+    const sync = await import('./offline/sync');
+    let release!: () => void;
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (url.includes('/api/sync/')) await new Promise<void>((r) => (release = r));
+      return { ok: true, status: 200, statusText: 'OK', json: async () => ({ code: 0, msg: 'success', data: '/login' }) };
+    });
+    const running = sync.syncNow('farm-a');
+    await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const leaving = endSession();
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(await leaving).toBe('/login');
+      release();
+      await running.catch(() => undefined);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('names the service worker’s shell cache as sw/sw.ts does', () => {

@@ -10,6 +10,9 @@ import { clearAgentKey } from './agent-key';
 import { importWithRetry } from './import-retry';
 import { setOutboxUser } from './offline/outbox-user';
 
+/** How long a logout waits for the offline copies to be dropped. */
+const CLEAR_WAIT_MS = 3000;
+
 /** The service worker's runtime cache of the shell reads: the name sw/sw.ts gives it. */
 export const SHELL_API_CACHE = 'hf-shell-api';
 
@@ -24,9 +27,12 @@ export async function endSession(): Promise<string> {
   }
   clearAgentKey();
   setOutboxUser(null);
-  await importWithRetry(() => import('./offline/sync'))
+  const clearing = importWithRetry(() => import('./offline/sync'))
     .then((m) => m.forgetOfflineCaches())
     .catch((err: unknown) => console.error('logout: the offline caches were not cleared', err));
+  // A sync page still arriving over bad Wi-Fi (or a database held by an old tab) does not hold the user here: the
+  // clear goes on meanwhile, and the next session of another user clears the caches before its first sync anyway.
+  await Promise.race([clearing, new Promise((resolve) => setTimeout(resolve, CLEAR_WAIT_MS))]);
   if (typeof caches !== 'undefined') await caches.delete(SHELL_API_CACHE).catch(() => false);
   return to;
 }
