@@ -5,6 +5,7 @@ import { type Cached, resetOfflineDbForTests } from './db';
 import { MINER_WRITE_KINDS, customerConflict, pendingCustomer, queueMinerCustomer, queueMinerFault, registerMinerWrites } from './miner-writes';
 import { replayOutbox, resetOutboxForTests, settleOutboxForTests, startOutbox } from './outbox';
 import { getMiner } from './miner-store';
+import { setOutboxUser } from './outbox-user';
 import { putTestMiners, testMinerRow } from './test-miner-row';
 
 const AGENT = 'farm-a';
@@ -64,6 +65,35 @@ describe('miner writes', () => {
     expect(await db.outbox.count()).toBe(0);
     const miner = await getMiner(AGENT, 'm-1');
     expect(miner).toMatchObject({ customer: 'Beta', marksVersion: '8', accident: 'fan-speed-abnormal', accidentNote: 'fan 1' });
+  });
+
+  it('a change applied by one user does not rebase another user’s waiting change of the same miner', async () => {
+    await putTestMiners([cachedMiner()]);
+    let online = false;
+    const sent: Record<string, unknown>[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      if (!online) throw new TypeError('Failed to fetch');
+      sent.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return { ok: true, status: 200, statusText: 'OK', text: async () => JSON.stringify({ code: 0, msg: 'success', data: { marksVersion: '6' } }) } as unknown as Response;
+    });
+    try {
+      // A's change, never sent: A's session had expired (a 401 leaves entries pending, as if never tried).
+      setOutboxUser('u-a');
+      const a = await queueMinerCustomer(AGENT, IP, 'Acme', '5', 'Customer → Acme');
+      await replayOutbox();
+      await db.outbox.update(a.id, { state: 'pending', attempts: 0, lastError: null });
+      setOutboxUser('u-b');
+      await queueMinerCustomer(AGENT, IP, 'Beta', '5', 'Customer → Beta');
+      await replayOutbox();
+      online = true;
+      await replayOutbox({ force: true });
+      expect(sent).toEqual([expect.objectContaining({ customer: 'Beta', baseVersion: '5' })]);
+      // A's change still says what A saw: applied later it meets the server's 409 and A decides.
+      const [waiting] = await db.outbox.toArray();
+      expect(waiting).toMatchObject({ userId: 'u-a', attempts: 0, body: { customer: 'Acme', baseVersion: '5' } });
+    } finally {
+      setOutboxUser(null);
+    }
   });
 
   it('reads the server value a 409 carries', () => {

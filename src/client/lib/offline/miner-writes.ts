@@ -54,14 +54,17 @@ export function pendingCustomer(entries: OutboxEntry[]): { customer: string | nu
   return last ? { customer: (last.body as CustomerBody).customer } : null;
 }
 
-/** Never-sent customer changes of the miner made on top of `from` follow an applied change to `to`. */
-async function rebaseCustomerChanges(agentKey: string, ip: string, from: string, to: string, exceptId: string): Promise<void> {
+/**
+ * Never-sent customer changes of the miner made on top of `from` by the same user follow their applied change to
+ * `to`. Another user's stay on `from`: applied later, they meet a 409 with the current value, for that user to decide.
+ */
+async function rebaseCustomerChanges(applied: OutboxEntry, ip: string, from: string, to: string): Promise<void> {
   await offlineDb()
     .outbox.where('agentKey')
-    .equals(agentKey)
+    .equals(applied.agentKey)
     .filter((e) => {
       const b = e.body as CustomerBody;
-      return e.id !== exceptId && e.kind === MINER_WRITE_KINDS.customer && e.state === 'pending' && e.attempts === 0 && b.ip === ip && b.baseVersion === from;
+      return e.id !== applied.id && e.userId === applied.userId && e.kind === MINER_WRITE_KINDS.customer && e.state === 'pending' && e.attempts === 0 && b.ip === ip && b.baseVersion === from;
     })
     .modify((e) => {
       e.body = { ...(e.body as CustomerBody), baseVersion: to };
@@ -78,7 +81,7 @@ export function registerMinerWrites(): void {
       await db.transaction('rw', db.minerBuckets, db.minerIndex, db.outbox, async () => {
         const cached = await updateMinerByIp(entry.agentKey, b.ip, () => ({ accident: b.faultType ?? null, accidentNote: b.text, ...(version ? { marksVersion: version } : {}) }));
         // The mark bumped the marks version: a customer change queued after it was based on the old one.
-        if (cached && version) await rebaseCustomerChanges(entry.agentKey, b.ip, cached.marksVersion, version, entry.id);
+        if (cached && version) await rebaseCustomerChanges(entry, b.ip, cached.marksVersion, version);
       });
     },
   });
@@ -90,7 +93,7 @@ export function registerMinerWrites(): void {
       const db = offlineDb();
       await db.transaction('rw', db.minerBuckets, db.minerIndex, db.outbox, async () => {
         await updateMinerByIp(entry.agentKey, b.ip, () => ({ customer: b.customer, marksVersion: version }));
-        await rebaseCustomerChanges(entry.agentKey, b.ip, b.baseVersion, version, entry.id);
+        await rebaseCustomerChanges(entry, b.ip, b.baseVersion, version);
       });
     },
   });

@@ -238,7 +238,10 @@ describe('outbox', () => {
 });
 
 describe('outbox: whose changes', () => {
-  afterEach(() => setOutboxUser(null));
+  afterEach(async () => {
+    setOutboxUser(null);
+    await replayOutbox(); // the run that change kicks ends here, not in the next test
+  });
 
   it('stamps each entry with its author and sends, counts and lists only the logged-in user’s', async () => {
     let down = true;
@@ -274,6 +277,27 @@ describe('outbox: whose changes', () => {
       ['note 1', true],
       ['note 2', false],
     ]);
+  });
+
+  it('an entry of a user who logged out while their batch was being sent waits for them', async () => {
+    const sent: string[] = [];
+    let release!: () => void;
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      const text = (JSON.parse(String(init.body)) as { text: string }).text;
+      sent.push(text);
+      if (text === 'note 1') await new Promise<void>((r) => (release = r));
+      return { ok: true, status: 200, statusText: '', text: async () => JSON.stringify({ code: 0, msg: 'success', data: null }) } as unknown as Response;
+    });
+    // Both in the batch A's replay reads (queued while A's session had expired, say).
+    const queued = (n: number): OutboxEntry => ({ ...note(n), id: `o-${n}`, method: 'POST', userId: 'u-a', created: n, attempts: 0, state: 'pending', nextAttemptAt: 0, lastError: null });
+    await resetDb.outbox.bulkAdd([queued(1), queued(2)]);
+    setOutboxUser('u-a');
+    await vi.waitFor(() => expect(sent).toEqual(['note 1']));
+    setOutboxUser('u-b');
+    release();
+    await replayOutbox();
+    expect(sent).toEqual(['note 1']);
+    expect((await entries()).map((e) => [e.userId, e.state])).toEqual([['u-a', 'pending']]);
   });
 
   it('entries queued before entries carried an author are anyone’s', async () => {

@@ -10,8 +10,8 @@
  * - 401 → the whole queue pauses (the entry stays pending), `paused` is announced, and `resumeOutbox()`
  *   (after a login) continues with nothing lost.
  * Only the logged-in user's entries are sent, counted and listed (outbox-user.ts): each entry carries its author.
- * Triggers: start, a change of the logged-in user, `online`, `visibilitychange` (visible), the backoff timer, the service worker's `sync`
- * event relayed as a message (sw.ts; optional, the rest works without SyncManager), each enqueue, and the server
+ * Triggers: start, a change of the logged-in user, `online`, `visibilitychange` (visible), the backoff timer, the
+ * service worker's `sync` event relayed as a message (sw.ts; optional, the rest works without SyncManager), each enqueue, and the server
  * answering again after being unreachable (connectivity.ts, to which each send reports whether our server answered).
  * An entry left 'sending' by a closed page goes back to pending at start: the idempotency key makes the
  * resend safe. A dead entry is retried or edited under a NEW key (the server stored its 4xx answer under the
@@ -305,7 +305,8 @@ async function drainOnce(): Promise<boolean> {
       // miner-writes.ts), even when the page dies mid-request.
       const current = await db.transaction('rw', db.outbox, async () => {
         const row = await db.outbox.get(entry.id);
-        if (!row || (row.state !== 'pending' && row.state !== 'failed')) return null;
+        // Also skipped: an entry of a user who logged out since the batch was read (it waits for them).
+        if (!row || (row.state !== 'pending' && row.state !== 'failed') || !isOwnEntry(row)) return null;
         await db.outbox.update(entry.id, { state: 'sending', attempts: row.attempts + 1 });
         return row;
       });
