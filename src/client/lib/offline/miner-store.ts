@@ -141,6 +141,12 @@ export async function allMiners(agentKey: string): Promise<CachedMiner[]> {
 
 // ---- writes ------------------------------------------------------------------------------------------------------
 
+/** Whether the object has an own enumerable key (without building the key list of a 300-row bucket). */
+function hasAny(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 interface KeyChange {
   id: string;
   /** undefined = the miner left the cache. */
@@ -206,11 +212,8 @@ export async function writeMiners(agentKey: string, rows: readonly CachedMiner[]
         rec.rows[row.id] = row;
         if (!old || old.sn !== row.sn || old.ip !== row.ip) changes.push({ id: row.id, row });
       }
-      for (const _ in rec.rows) {
-        puts.push(rec);
-        return;
-      }
-      if (recs[i]) empties.push([agentKey, bucket]);
+      if (hasAny(rec.rows)) puts.push(rec);
+      else if (recs[i]) empties.push([agentKey, bucket]);
     });
     if (puts.length) await buckets.bulkPut(puts);
     if (empties.length) await buckets.bulkDelete(empties);
