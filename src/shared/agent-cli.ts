@@ -21,8 +21,9 @@ export const AGENT_CLI_OPTIONS = {
  * semi-spaces, and at 5,000 miners 8 MB took the peak RSS of a steady cycle from 216 to 183 MB for the same CPU time;
  * at 20,000 miners on two cores 4 MB (with the poll thread's young generation at 12 MB, sharded-poller.ts) took it
  * from 279–294 to 259–266 MiB (whole run 295–301 → 266–275 MiB), CPU per miner against the bare client 1.91–1.95× →
- * 1.93–2.02×, within the spread between runs (three runs each, tests/bench/agent.bench.ts). The agent re-executes itself once with them unless a heap limit is already set (its
- * main.ts); the Windows task of the package gives them on node's command line, so no second process is started.
+ * 1.93–2.02×, within the spread between runs (three runs each, tests/bench/agent.bench.ts). The agent re-executes
+ * itself once with them unless a heap limit is already set (its main.ts); the Windows task of the package gives them
+ * on node's command line, so no second process is started.
  */
 export const AGENT_HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=4'] as const;
 

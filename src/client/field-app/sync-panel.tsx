@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useAgentKey } from '@client/lib/agent-key';
 import type { OutboxEntry } from '@client/lib/offline/db';
 import { isMinerWriteKind } from '@client/lib/offline/miner-writes';
-import { discard, replayOutbox, retry, useOthersWaiting, useOutboxEntries, useOutboxPaused } from '@client/lib/offline/outbox';
+import { discard, replayOutbox, retry, useOutboxPaused, useOutboxView } from '@client/lib/offline/outbox';
 import { formatBytes, queueStateText, timeText } from '@client/lib/offline/outbox-text';
 import { useStorageEstimate } from '@client/lib/offline/storage';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
@@ -170,8 +170,9 @@ function DiscardConfirm({ entry, onClose }: { entry: OutboxEntry; onClose: () =>
 export function SyncPanel({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('offline');
   const agentKey = useAgentKey();
-  const entries = useOutboxEntries();
-  const others = useOthersWaiting();
+  const view = useOutboxView();
+  const entries = view?.entries;
+  const others = view?.others ?? 0;
   const paused = useOutboxPaused();
   const [editing, setEditing] = useState<OutboxEntry | null>(null);
   const [discarding, setDiscarding] = useState<OutboxEntry | null>(null);

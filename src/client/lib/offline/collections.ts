@@ -4,22 +4,23 @@
  * inventory sheets and lines, repair tickets, daily reports) adds its collection with ONE entry here and
  * bumps OFFLINE_SCHEMA_VERSION when it changes a store's keys or indexes.
  *
- * `synced: true` collections are filled by the delta feed GET /api/sync/<name> (farm-scoped: every row
- * carries `agentKey`, added by the client on write). The miners feed is the exception: its rows land in
- * minerBuckets / minerIndex (miner-store.ts), because one record per miner is too slow at 20,000 miners.
+ * Caches fed by the delta feed GET /api/sync/<name> are farm-scoped: every row carries `agentKey`, added by the
+ * client on write. The miners feed lands in minerBuckets / minerIndex (miner-store.ts), because one record per miner
+ * is too slow at 20,000 miners; the other feeds in a store of their name.
  */
 import type Dexie from 'dexie';
 
 export interface OfflineCollection {
-  /** Store name = the /api/sync/<name> collection for synced stores. */
+  /** Store name (= the /api/sync/<name> collection for a store fed by the feed). */
   name: string;
   /** Dexie schema string: primary key first, then indexes ('[a+b]' = compound). */
   schema: string;
-  synced: boolean;
+  /** A copy of the farms' data held for the logged-in user: dropped at logout (sync.ts forgetOfflineCaches). */
+  userCopy: boolean;
 }
 
 /**
- * Bump when a store's primary key or indexes change (Dexie upgrades in place; rows of synced stores can be refetched).
+ * Bump when a store's primary key or indexes change (Dexie upgrades in place; rows of feed-fed stores can be refetched).
  * 2: miners lost the unused [agentKey+version] index (every index is written with each of the 20,000 rows of a sync).
  * 3: the miners left their one-record-per-miner store for buckets and a keys record (miner-store.ts); the old store
  *    is dropped and the miners' sync cursor forgotten, so the next sync fills the new stores from the beginning.
@@ -31,17 +32,17 @@ const DROPPED_STORES = ['miners'] as const;
 
 export const OFFLINE_COLLECTIONS = [
   // Farm-scoped caches fed by /api/sync/<name>. Key = [agentKey+id] so two farms never collide.
-  { name: 'customers', schema: '[agentKey+id], [agentKey+name]', synced: true },
+  { name: 'customers', schema: '[agentKey+id], [agentKey+name]', userCopy: true },
   // The miners feed (/api/sync/miners) lands in two stores of few records each (miner-store.ts): no secondary index.
-  { name: 'minerBuckets', schema: '[agentKey+bucket]', synced: false },
-  { name: 'minerIndex', schema: '[agentKey+part]', synced: false },
+  { name: 'minerBuckets', schema: '[agentKey+bucket]', userCopy: true },
+  { name: 'minerIndex', schema: '[agentKey+part]', userCopy: true },
   // Client-only stores.
   /** Per (agentKey, collection): the last cursor and when the collection was last synced. */
-  { name: 'syncState', schema: '[agentKey+collection]', synced: false },
-  /** Offline writes waiting for the server (lib/offline/outbox.ts). id = Idempotency-Key (UUIDv7). */
-  { name: 'outbox', schema: 'id, state, [state+nextAttemptAt], agentKey, created', synced: false },
+  { name: 'syncState', schema: '[agentKey+collection]', userCopy: true },
+  /** Offline writes waiting for the server (lib/offline/outbox.ts). id = Idempotency-Key (UUIDv7). Kept at logout. */
+  { name: 'outbox', schema: 'id, state, [state+nextAttemptAt], agentKey, created', userCopy: false },
   /** Miners the technician opened lately, per farm. */
-  { name: 'recentMiners', schema: '[agentKey+minerId], [agentKey+openedAt]', synced: false },
+  { name: 'recentMiners', schema: '[agentKey+minerId], [agentKey+openedAt]', userCopy: true },
 ] as const satisfies readonly OfflineCollection[];
 
 export type OfflineCollectionName = (typeof OFFLINE_COLLECTIONS)[number]['name'];

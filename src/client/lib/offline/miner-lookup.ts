@@ -9,21 +9,23 @@
  *   SN matches first, then IP matches, each in key order (ties by id), without duplicates.
  */
 import { normaliseSn } from '@shared/sn';
-import { type CachedMiner, getMiner, getMiners, lowerBound, readMinerKeys } from './miner-store';
+import { type CachedMiner, getMiner, getMiners, idOfKey, lowerBound, readMinerKeys } from './miner-store';
 
 export type { CachedMiner };
 
 export const SN_LOOKUP_MEASURE = 'hf-sn-lookup';
 
-/** The ids of the first `limit` keys starting with `prefix` (exact: equal to it). */
-function idsFrom(keys: readonly string[], ids: readonly string[], prefix: string, limit: number, exact = false): string[] {
+/** The ids of the first `limit` keys starting with `prefix`. */
+function idsFrom(keys: readonly string[], ids: readonly string[], prefix: string, limit: number): string[] {
   const out: string[] = [];
-  for (let i = lowerBound(keys, prefix); i < keys.length && out.length < limit; i++) {
-    const k = keys[i]!;
-    if (exact ? k !== prefix : !k.startsWith(prefix)) break;
-    out.push(ids[i]!);
-  }
+  for (let i = lowerBound(keys, prefix); i < keys.length && out.length < limit && keys[i]!.startsWith(prefix); i++) out.push(ids[i]!);
   return out;
+}
+
+/** The cached miner whose SN or IP is exactly `key`. */
+async function minerOfKey(agentKey: string, field: 'sn' | 'ip', key: string): Promise<CachedMiner | null> {
+  const id = await idOfKey(agentKey, field, key);
+  return (id !== undefined && (await getMiner(agentKey, id))) || null;
 }
 
 export async function findMinerBySn(agentKey: string, sn: string): Promise<CachedMiner | null> {
@@ -33,9 +35,7 @@ export async function findMinerBySn(agentKey: string, sn: string): Promise<Cache
   const measured = typeof performance !== 'undefined' && typeof performance.mark === 'function';
   if (measured) performance.mark(mark);
   try {
-    const keys = await readMinerKeys(agentKey);
-    const [id] = keys ? idsFrom(keys.sn, keys.snId, key, 1, true) : [];
-    return (id !== undefined && (await getMiner(agentKey, id))) || null;
+    return await minerOfKey(agentKey, 'sn', key);
   } finally {
     if (measured) {
       try {
@@ -51,9 +51,7 @@ export async function findMinerBySn(agentKey: string, sn: string): Promise<Cache
 export async function findMinerByIp(agentKey: string, ip: string): Promise<CachedMiner | null> {
   const key = ip.trim();
   if (!key) return null;
-  const keys = await readMinerKeys(agentKey);
-  const [id] = keys ? idsFrom(keys.ip, keys.ipId, key, 1, true) : [];
-  return (id !== undefined && (await getMiner(agentKey, id))) || null;
+  return minerOfKey(agentKey, 'ip', key);
 }
 
 export async function searchMiners(agentKey: string, text: string, limit = 50): Promise<CachedMiner[]> {

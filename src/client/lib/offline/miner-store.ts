@@ -233,12 +233,13 @@ export async function clearMiners(agentKey: string): Promise<void> {
   });
 }
 
-/** The cached miner with this IP (exact), or undefined. */
-export async function findIdByIp(agentKey: string, ip: string): Promise<string | undefined> {
+/** The id of the cached miner whose SN or IP is exactly `key` (the lowest id when several are), or undefined. */
+export async function idOfKey(agentKey: string, field: 'sn' | 'ip', key: string): Promise<string | undefined> {
   const keys = await readMinerKeys(agentKey);
   if (!keys) return undefined;
-  const i = lowerBound(keys.ip, ip);
-  return keys.ip[i] === ip ? keys.ipId[i] : undefined;
+  const sorted = keys[field];
+  const i = lowerBound(sorted, key);
+  return sorted[i] === key ? keys[field === 'sn' ? 'snId' : 'ipId'][i] : undefined;
 }
 
 /**
@@ -248,7 +249,7 @@ export async function findIdByIp(agentKey: string, ip: string): Promise<string |
 export async function updateMinerByIp(agentKey: string, ip: string, patch: (row: CachedMiner) => Partial<CachedMiner>): Promise<CachedMiner | undefined> {
   const { db, buckets, index } = minerTables();
   return db.transaction('rw', buckets, index, async () => {
-    const id = await findIdByIp(agentKey, ip);
+    const id = await idOfKey(agentKey, 'ip', ip);
     if (id === undefined) return undefined;
     const rec = await buckets.get([agentKey, bucketOf(id)]);
     const row = rec?.rows[id];

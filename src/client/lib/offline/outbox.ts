@@ -165,6 +165,7 @@ function nextCreated(): number {
 
 /** Stores a write durably and kicks the replayer. Resolves once the entry is on disk. */
 export async function enqueue(input: EnqueueInput): Promise<OutboxEntry> {
+  const author = outboxUser();
   const entry: OutboxEntry = {
     id: uuid7(),
     kind: input.kind,
@@ -172,7 +173,7 @@ export async function enqueue(input: EnqueueInput): Promise<OutboxEntry> {
     url: input.url,
     body: input.body,
     agentKey: input.agentKey,
-    ...(outboxUser() !== null ? { userId: outboxUser()! } : {}),
+    ...(author !== null ? { userId: author } : {}),
     label: input.label,
     created: nextCreated(),
     attempts: 0,
@@ -491,16 +492,24 @@ export function useOutboxCounts(): OutboxCounts {
   return useLiveQuery(() => outboxCounts(user), [user], ZERO);
 }
 
-/** The current user's entries not yet applied (pending, sending, failed, dead), oldest first. */
-export function useOutboxEntries(): OutboxEntry[] | undefined {
-  const user = useOutboxUser();
-  return useLiveQuery(async () => (await offlineDb().outbox.orderBy('created').toArray()).filter((e) => isOwnEntry(e, user)), [user]);
+export interface OutboxView {
+  /** The current user's entries not yet applied (pending, sending, failed, dead), oldest first. */
+  entries: OutboxEntry[];
+  /** Changes other users made on this device, waiting for them to log in here again (not shown, not sent). */
+  others: number;
 }
 
-/** Changes other users made on this device that wait for them to log in here again (not shown, not sent). */
-export function useOthersWaiting(): number {
+/** What the outbox views list, from one read of the outbox; undefined while loading. */
+export function useOutboxView(): OutboxView | undefined {
   const user = useOutboxUser();
-  return useLiveQuery(async () => (await offlineDb().outbox.toArray()).filter((e) => !isOwnEntry(e, user)).length, [user], 0);
+  return useLiveQuery(async () => {
+    const view: OutboxView = { entries: [], others: 0 };
+    for (const e of await offlineDb().outbox.orderBy('created').toArray()) {
+      if (isOwnEntry(e, user)) view.entries.push(e);
+      else view.others++;
+    }
+    return view;
+  }, [user]);
 }
 
 /** The current user's not-yet-applied entries of one miner (body.ip), oldest first, for the card's optimistic display. */

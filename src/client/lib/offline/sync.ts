@@ -24,6 +24,7 @@ import { SYNC_COLLECTIONS, SYNC_PAGE_MAX, type SyncCollection } from '@shared/sy
 import { ApiError, api } from '@client/lib/api-client';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { isEffectivelyOnline, subscribeServerReachable } from './connectivity';
+import { OFFLINE_COLLECTIONS } from './collections';
 import { type Cached, type SyncStateRecord, offlineDb } from './db';
 import { type CachedMiner, clearMiners, countMiners, writeMiners } from './miner-store';
 
@@ -289,7 +290,7 @@ function betweenRuns(fn: () => Promise<void>): Promise<void> {
 
 async function clearCaches(): Promise<void> {
   const db = offlineDb();
-  const tables = [db.minerBuckets, db.minerIndex, db.customers, db.syncState, db.recentMiners];
+  const tables = OFFLINE_COLLECTIONS.filter((c) => c.userCopy).map((c) => db.table(c.name));
   await db.transaction('rw', tables, async () => {
     for (const table of tables) await table.clear();
   });

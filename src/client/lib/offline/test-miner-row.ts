@@ -1,5 +1,6 @@
 /** A miner sync row for the offline and field tests (not shipped: only tests import it): an online S21 without marks; `over` sets what a test relies on. */
 import type { MinerSyncRow } from '@shared/schemas/sync';
+import { writeMiners } from './miner-store';
 
 export function testMinerRow(over: Partial<MinerSyncRow> = {}): MinerSyncRow {
   return {
@@ -37,7 +38,6 @@ export function testMinerRow(over: Partial<MinerSyncRow> = {}): MinerSyncRow {
 
 /** Stores cached miner rows (any farms) through the store the sync writes with (miner-store.ts). */
 export async function putTestMiners(rows: readonly (MinerSyncRow & { agentKey: string })[]): Promise<void> {
-  const { writeMiners } = await import('./miner-store');
   const farms = new Map<string, (MinerSyncRow & { agentKey: string })[]>();
   for (const r of rows) farms.set(r.agentKey, [...(farms.get(r.agentKey) ?? []), r]);
   for (const [agentKey, list] of farms) await writeMiners(agentKey, list);

@@ -13,7 +13,7 @@ import { useAgentKey } from '@client/lib/agent-key';
 import { usePhone } from '@client/lib/use-phone';
 import type { OutboxEntry } from '@client/lib/offline/db';
 import { isMinerWriteKind } from '@client/lib/offline/miner-writes';
-import { discard, replayOutbox, retry, useOthersWaiting, useOutboxEntries, useOutboxPaused } from '@client/lib/offline/outbox';
+import { discard, replayOutbox, retry, useOutboxPaused, useOutboxView } from '@client/lib/offline/outbox';
 import { formatBytes, queueStateText, timeText } from '@client/lib/offline/outbox-text';
 import { useStorageEstimate } from '@client/lib/offline/storage';
 import { syncNow, useSyncStatus } from '@client/lib/offline/sync';
@@ -168,8 +168,9 @@ function DeadRow({ entry, onEdit }: { entry: OutboxEntry; onEdit: (e: OutboxEntr
 export function OutboxDrawer({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation('offline');
   const agentKey = useAgentKey();
-  const entries = useOutboxEntries();
-  const others = useOthersWaiting();
+  const view = useOutboxView();
+  const entries = view?.entries;
+  const others = view?.others ?? 0;
   const paused = useOutboxPaused();
   const [editing, setEditing] = useState<OutboxEntry | null>(null);
   const phone = usePhone();
