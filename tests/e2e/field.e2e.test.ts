@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minerIp } from '../support/miner-snapshots';
+import { minerIp, snapshotBatch, uploadBatch } from '../support/miner-snapshots';
 import { type ApiSession, createFarmWithMiners, launchBrowser, loginUi, newContext, setOffline, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
@@ -21,11 +21,12 @@ const FAULTY = { ip: minerIp(19), sn: 'JYZZ0000000019' };
 let server: E2EServer;
 let browser: Browser;
 let api: ApiSession;
+let secret: string;
 
 beforeAll(async () => {
   server = await startServer();
   api = await setupAdmin(server.url);
-  await createFarmWithMiners(api, { agentName: 'Field farm', agentKey: FARM }, COUNT, new Date(Date.now() - 5 * 60_000).toISOString());
+  secret = await createFarmWithMiners(api, { agentName: 'Field farm', agentKey: FARM }, COUNT, new Date(Date.now() - 5 * 60_000).toISOString());
   browser = await launchBrowser();
 }, 180_000);
 
@@ -122,6 +123,20 @@ describe('field app on a phone (360 px)', () => {
     await page.getByTestId('field-search').press('Enter');
     await page.getByTestId('field-card').waitFor();
     expect(await page.getByTestId('field-card-sn').innerText()).toBe(S21.sn);
+  });
+
+  it('an open card asks the server for its miner: a newer reading shows at once, without waiting for the farm’s sync', async () => {
+    // The card of S21 is open. A reading one minute old, hashrates 3 % up: nothing of substance, so the farm's feed
+    // may hold it back for up to 10 minutes; the card's own request brings it.
+    const before = await page.getByTestId('field-card-hashrate').innerText();
+    await uploadBatch(server.url, FARM, secret, snapshotBatch({ batchSeq: 2, indexes: [12], takenAt: new Date(Date.now() - 60_000).toISOString(), rateFactor: 1.03 }));
+    await page.getByTestId('field-card-back').click();
+    await page.getByTestId('field-home').waitFor();
+    const asked = page.waitForRequest((r) => r.url().includes('/api/sync/miners/row?'));
+    await page.getByTestId('field-recent-row').filter({ hasText: S21.ip }).click();
+    await asked;
+    await expect.poll(() => page.getByTestId('field-card-as-of').innerText()).toMatch(/\(1 min\. ago\)/);
+    expect(await page.getByTestId('field-card-hashrate').innerText()).not.toBe(before);
   });
 
   it('works offline: reload /field, search from the cache and open the card', async () => {

@@ -162,6 +162,101 @@ describe('delta sync', () => {
     expect((await page({ since: cursor })).rows).toEqual([]);
   });
 
+  it('a steady agent cycle moves no miner; a change in substance moves that miner; readings come again every 10 minutes, spread by IP', async () => {
+    const farmC = await createFarm(admin, 'sync-c');
+    const feed = async (since: string) => {
+      const res = await admin.get('/api/sync/miners', { agentKey: farmC.agentKey, since, limit: '5000' });
+      expect(res.statusCode, res.body).toBe(200);
+      return body<SyncPage<MinerSyncRow>>(res).data;
+    };
+    const ips = (p: SyncPage<MinerSyncRow>) => p.rows.map((r) => r.ip).sort();
+    const cycle = (minutes: number, over: (i: number) => Partial<MinerSnapshot> = () => ({})) =>
+      upload(
+        farmC,
+        Array.from({ length: 8 }, (_, i) => ({ ...minerSnapshot(i, { takenAt: at(minutes) }), ...over(i) })),
+      );
+    // A new miner's first refresh is due 10 minutes after its first reading less a spread of 0–599 s by its IP.
+    const spread = async (fromSec: number, toSec: number) =>
+      (
+        await sql<{ ip: string }>`select ip from miners where agent_key = ${farmC.agentKey} and abs(hashtext(ip)) % 600 >= ${fromSec} and abs(hashtext(ip)) % 600 < ${toSec}`.execute(
+          t.db,
+        )
+      ).rows.map((r) => r.ip);
+    await cycle(0);
+    let c = (await feed('0')).cursor;
+    expect(new Set((await sql<{ s: number }>`select abs(hashtext(ip)) % 600 as s from miners where agent_key = ${farmC.agentKey}`.execute(t.db)).rows.map((r) => Math.floor(r.s / 60))).size).toBeGreaterThan(3);
+    const versions = async () => (await t.db.selectFrom('miners').select('version').where('agent_key', '=', farmC.agentKey).orderBy('ip').execute()).map((r) => r.version);
+    const before = await versions();
+
+    // The next cycle, the same readings with 1 % of noise: every row is new for the list (version); for the phones
+    // only the miners whose refresh is due in the period's last minute.
+    await cycle(1, (i) => ({ rt5s: minerSnapshot(i, { takenAt: at(1) }).rt5s * 1.01 }));
+    expect((await versions()).every((v, i) => BigInt(v) > BigInt(before[i]!))).toBe(true);
+    const dueAt1 = await spread(540, 600);
+    let p = await feed(c);
+    expect(ips(p)).toEqual([...dueAt1].sort());
+    c = p.cursor;
+
+    // Miner 1 goes offline, miner 2's hashrate halves, miner 3 gets a fault label, miner 4 moves 3 %: 1, 2 and 3
+    // (and the refreshes due in the minute before).
+    const changed = [minerIp(1), minerIp(2), minerIp(3)];
+    await cycle(2, (i) => {
+      const s = minerSnapshot(i, { takenAt: at(2) });
+      if (i === 1) return { online: false, missedPolls: 3, rt5s: 0, state: { ...s.state, online: false, qualified: false, zeroHashrate: true } };
+      if (i === 2) return { rt5s: s.rt5s * 0.5 };
+      if (i === 3) return { faultLabels: ['fan-speed-abnormal'] };
+      if (i === 4) return { rt5s: s.rt5s * 1.03 };
+      return {};
+    });
+    const dueAt2 = await spread(480, 540);
+    p = await feed(c);
+    expect(ips(p)).toEqual([...new Set([...changed, ...dueAt2])].sort());
+    expect(p.rows.find((r) => r.ip === minerIp(1))!.statuses).toContain('offline');
+    expect(p.rows.find((r) => r.ip === minerIp(3))!.faultLabels).toEqual(['fan-speed-abnormal']);
+    c = p.cursor;
+
+    // Ten minutes on: miners 1–3 back to normal (a change again), and every miner not sent since its first reading.
+    await cycle(10);
+    p = await feed(c);
+    const rest = Array.from({ length: 8 }, (_, i) => minerIp(i)).filter((ip) => !changed.includes(ip) && !dueAt1.includes(ip) && !dueAt2.includes(ip));
+    expect(rest.length).toBeGreaterThan(0);
+    expect(ips(p)).toEqual([...changed, ...rest].sort());
+    expect(p.rows.every((r) => r.takenAt === at(10))).toBe(true);
+    c = p.cursor;
+
+    // An SN set by hand: the miner is sent at once; the SN its agent still reports is no change in the next cycle.
+    const handSet = await admin.post('/api/miner/updateSn', { agentKey: farmC.agentKey, ip: minerIp(6), sn: 'SMTTB0000000HAND6' });
+    expect(handSet.statusCode, handSet.body).toBe(200);
+    p = await feed(c);
+    expect(p.rows.map((r) => [r.ip, r.sn])).toEqual([[minerIp(6), 'SMTTB0000000HAND6']]);
+    c = p.cursor;
+    await cycle(10.5);
+    expect((await feed(c)).rows).toEqual([]);
+
+    // The open card's row (GET /api/sync/miners/row): the feed's row, with readings the feed holds back.
+    const row = async (id: string, agentKey = farmC.agentKey, client = admin) => client.get('/api/sync/miners/row', { agentKey, id });
+    const id5 = (await t.db.selectFrom('miners').select('id').where('agent_key', '=', farmC.agentKey).where('ip', '=', minerIp(5)).executeTakeFirstOrThrow()).id;
+    await cycle(11, (i) => ({ rt5s: minerSnapshot(i, { takenAt: at(11) }).rt5s * 0.99 }));
+    const liveRes = await row(id5);
+    expect(liveRes.statusCode, liveRes.body).toBe(200);
+    const live = body<{ row: MinerSyncRow | null }>(liveRes).data.row!;
+    expect(live.takenAt).toBe(at(11));
+    expect(live.gHS5s).toBe(minerSnapshot(5, { takenAt: at(11) }).rt5s * 0.99);
+    const { rows: fullC } = await (async () => {
+      const res = await admin.get('/api/sync/miners', { agentKey: farmC.agentKey, limit: '5000' });
+      return body<SyncPage<MinerSyncRow>>(res).data;
+    })();
+    expect(live).toEqual(fullC.find((r) => r.id === id5));
+    // Another farm's miner is not this farm's; a member of farm A only may not ask farm C; a bad id is refused.
+    const idA = await minerId(minerIp(0));
+    expect(body<{ row: MinerSyncRow | null }>(await row(idA)).data.row).toBeNull();
+    expect(body<{ row: MinerSyncRow | null }>(await row(idA, farmA.agentKey)).data.row!.ip).toBe(minerIp(0));
+    expect((await row(id5, farmC.agentKey, member)).statusCode).toBe(403);
+    const bad = await row('not-a-uuid');
+    expect(bad.statusCode).toBe(400);
+    expect(body<{ fields: Record<string, string> }>(bad).data.fields.id).toBe('Invalid id');
+  });
+
   it('after a change of customer (batchCustomer), only that miner, with its marks and marksVersion', async () => {
     // A customer of the farm (batchCustomer names one), removed again so the customers feed below starts empty.
     const acme = await createCustomer(admin, farmA.agentKey, 'ACME');
@@ -196,10 +291,11 @@ describe('delta sync', () => {
   it('rows and tombstones interleave in version order: limit 1 steps through each change once', async () => {
     const idA = await minerId(minerIp(12));
     const idB = await minerId(minerIp(13));
+    // Readings 10 minutes after the first: due for the phones again (SYNC_READINGS_REFRESH_MINUTES) though unchanged.
     await t.db.deleteFrom('miners').where('id', '=', idA).execute();
-    await upload(farmA, [minerSnapshot(14, { takenAt: at(3) })]);
+    await upload(farmA, [minerSnapshot(14, { takenAt: at(10) })]);
     await t.db.deleteFrom('miners').where('id', '=', idB).execute();
-    await upload(farmA, [minerSnapshot(15, { takenAt: at(3) })]);
+    await upload(farmA, [minerSnapshot(15, { takenAt: at(10) })]);
     const { pages, cursor: c } = await drain(cursor, 1);
     expect(pages.map((p) => ({ rows: p.rows.map((r) => r.ip), deleted: p.deleted, more: p.more }))).toEqual([
       { rows: [], deleted: [idA], more: true },

@@ -133,6 +133,9 @@ export interface MinersTable {
   first_seen_at: TimestampDefault;
   updated_at: TimestampDefault;
   version: ColumnType<string, never, never>;
+  /** The phone feed's version and when a reading last moved it (migration 202611230450): written by the ingest, SN edits and mark triggers. */
+  sync_version: ColumnType<string, never, never>;
+  sync_at: ColumnType<Date | null, never, never>;
   /** Generated from the snapshot (migration 202611230105_add_sync_feed_support) for the sync feed: read only. */
   sync_temp_chip_max: ColumnType<number | null, never, never>;
   sync_temp_pcb_max: ColumnType<number | null, never, never>;

@@ -23,6 +23,13 @@ export const SyncQuery = z.object({
 });
 export type SyncQuery = z.infer<typeof SyncQuery>;
 
+/** GET /api/sync/miners/row: one miner of the farm as the feed gives it (the phone's card refreshes from it while online). */
+export const SyncMinerRowQuery = z.object({
+  agentKey: z.string().min(1, 'validation.agentKeyRequired').max(64),
+  id: z.string().uuid('validation.id'),
+});
+export type SyncMinerRowQuery = z.infer<typeof SyncMinerRowQuery>;
+
 export interface SyncPage<Row> {
   rows: Row[];
   /** Keys (the collection's primary key) of rows removed since the cursor. */

@@ -6,7 +6,7 @@ import type { CustomerSyncRow, MinerSyncRow } from '@shared/schemas/sync';
 import { configureApiClient } from '@client/lib/api-client';
 import { reportNetworkFailure, reportServerAnswer, resetConnectivityForTests } from './connectivity';
 import { type HashfieldDb, resetOfflineDbForTests } from './db';
-import { CACHE_OWNER_KEY, SYNC_MEASURE_MINERS, claimOfflineCaches, forgetOfflineCaches, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
+import { CACHE_OWNER_KEY, SYNC_MEASURE_MINERS, SYNC_MINER_ROW_URL, claimOfflineCaches, refreshCachedMiner, forgetOfflineCaches, readSyncStatus, startSyncLoop, syncCollection, syncNow, useSyncStatus } from './sync';
 import { findMinerBySn } from './miner-lookup';
 import { allMiners, getMiner } from './miner-store';
 import { putTestMiners, testMinerRow } from './test-miner-row';
@@ -48,12 +48,22 @@ class FakeFeed {
     this.log[collection]!.push({ version: this.version, deletedId: id });
   }
 
+  /** Rows of GET /api/sync/miners/row newer than the feed's (readings the feed holds back), by id. */
+  now = new Map<string, MinerSyncRow>();
+
   /** While set, every answer waits for it. */
   gate: Promise<void> | null = null;
 
   fetch = vi.fn(async (input: string) => {
     if (this.gate) await this.gate;
     const url = new URL(input, 'http://localhost');
+    if (url.pathname === SYNC_MINER_ROW_URL) {
+      // The miner now: its latest row in the log, whether or not the feed would send it.
+      this.calls.push({ collection: 'miners/row', since: null, limit: 0, format: null });
+      const id = url.searchParams.get('id');
+      const row = this.now.get(id!) ?? this.log.miners!.filter((c) => c.row?.id === id).at(-1)?.row ?? null;
+      return { status: 200, statusText: '', json: async () => ({ code: 0, msg: 'success', data: { row } }) };
+    }
     const collection = url.pathname.split('/').at(-1)!;
     const since = url.searchParams.get('since');
     const limit = Number(url.searchParams.get('limit'));
@@ -436,6 +446,38 @@ describe('the caches belong to one user', () => {
     expect(await minersOf()).toHaveLength(3);
     expect(await db.recentMiners.count()).toBe(0);
     expect(localStorage.getItem(CACHE_OWNER_KEY)).toBe('u-b');
+  });
+
+  it('an open card refreshes its miner from the server: fresher readings land in the cache; offline, after a logout or for no such miner nothing is written', async () => {
+    await claimOfflineCaches('u-a');
+    await fill();
+    const cached = (await getMiner(KEY, 'm-2'))!;
+    feed.now.set('m-2', { ...cached, gHS5s: cached.gHS5s! + 1234, takenAt: '2026-11-24T10:05:00.000Z' });
+    expect(await refreshCachedMiner(KEY, 'm-2')).toBe(true);
+    expect(await getMiner(KEY, 'm-2')).toMatchObject({ agentKey: KEY, gHS5s: cached.gHS5s! + 1234, takenAt: '2026-11-24T10:05:00.000Z' });
+    expect(await minersOf()).toHaveLength(3);
+    expect(feed.calls.at(-1)!.collection).toBe('miners/row');
+
+    expect(await refreshCachedMiner(KEY, 'm-404')).toBe(false);
+    expect(await minersOf()).toHaveLength(3);
+
+    setOnline(false);
+    const calls = feed.calls.length;
+    expect(await refreshCachedMiner(KEY, 'm-1')).toBe(false);
+    expect(feed.calls).toHaveLength(calls);
+    setOnline(true);
+
+    // A logout while the row is on its way: it does not land in the emptied cache.
+    let open!: () => void;
+    feed.gate = new Promise((r) => (open = r));
+    const fetched = feed.fetch.mock.calls.length;
+    const refreshing = refreshCachedMiner(KEY, 'm-1');
+    await vi.waitFor(() => expect(feed.fetch.mock.calls.length).toBeGreaterThan(fetched));
+    await forgetOfflineCaches();
+    open();
+    feed.gate = null;
+    expect(await refreshing).toBe(false);
+    expect(await minersOf()).toEqual([]);
   });
 
   it('a logout during a sync run waits for it: no page of the run lands after the clear', async () => {

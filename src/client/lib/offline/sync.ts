@@ -19,7 +19,7 @@
 import Dexie, { type Table } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
-import type { SyncColumnsPage, SyncPage } from '@shared/schemas/sync';
+import type { MinerSyncRow, SyncColumnsPage, SyncPage } from '@shared/schemas/sync';
 import { SYNC_COLLECTIONS, SYNC_PAGE_MAX, type SyncCollection } from '@shared/sync-collections';
 import { ApiError, api } from '@client/lib/api-client';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
@@ -317,6 +317,33 @@ export function claimOfflineCaches(userId: string): Promise<void> {
     if (owner !== null && owner !== userId) await clearCaches();
     writeStorage('local', CACHE_OWNER_KEY, userId);
   });
+}
+
+// ---- one miner now -----------------------------------------------------------------------------------------------
+
+/** GET: one miner of the farm as the feed gives it, now (src/server/routes/sync.ts). */
+export const SYNC_MINER_ROW_URL = '/api/sync/miners/row';
+
+/**
+ * Fetches one miner now and writes it to the cache: the phone's open miner card. The feed sends a miner whose
+ * readings changed nothing of substance only every few minutes (server: SYNC_READINGS_REFRESH_MINUTES), so the card
+ * asks for its own miner while online. The row is written between sync runs, and only if the caches still belong to
+ * the user they belonged to when it was asked (not after a logout meanwhile). Resolves true when written; offline
+ * or no such miner: false. A failed request rejects (the cached row stays as it is).
+ */
+export async function refreshCachedMiner(agentKey: string, id: string): Promise<boolean> {
+  if (isOffline()) return false;
+  const owner = readStorage('local', CACHE_OWNER_KEY);
+  if (owner === null) return false;
+  const { row } = await api.get<{ row: MinerSyncRow | null }>(SYNC_MINER_ROW_URL, { agentKey, id }, { quiet401: true });
+  if (!row) return false;
+  let written = false;
+  await betweenRuns(async () => {
+    if (readStorage('local', CACHE_OWNER_KEY) !== owner) return;
+    await writeMiners(agentKey, [{ ...row, agentKey }]);
+    written = true;
+  });
+  return written;
 }
 
 // ---- status for the UI ----------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ export async function updateMinerSn(db: DB, agentKey: string, userId: string, ip
     if (!m) throw new AppError('notFound');
     const reportedSn = m.reported ?? '';
     if (m.sn_override === sn) return { ip, sn, reportedSn, changed: false };
-    await sql`update miners set sn_override = ${sn}, version = nextval('row_version_seq') where id = ${m.id}`.execute(trx);
+    await sql`update miners set sn_override = ${sn}, version = nextval('row_version_seq'), sync_version = nextval('row_version_seq') where id = ${m.id}`.execute(trx);
     await trx
       .insertInto('miner_record_log')
       .values({ agent_key: agentKey, ip, action: 'updateSn', detail: JSON.stringify({ from: m.sn_override ?? reportedSn, to: sn }), user_id: userId })

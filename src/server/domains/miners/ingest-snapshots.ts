@@ -206,6 +206,36 @@ async function farmMinute(trx: DB, agentKey: string, cycleStartedAt: string, m: 
 }
 
 /**
+ * How often a miner's readings reach the phones' offline caches when nothing else of it changed (migration
+ * 202611230450): the feed follows miners.sync_version, which a reading moves only when it changes what a technician
+ * acts on (identity, online, state flags, fault labels, work mode, ideal hashrate) or when the last move (sync_at) is
+ * this old. A steady 20,000-miner farm then sends a phone ~a tenth of its rows a minute instead of all of them.
+ */
+export const SYNC_READINGS_REFRESH_MINUTES = 10;
+
+/** A new miner's sync_at: its reading's time, set back by up to the refresh period by its IP, so refreshes spread over the period. */
+const SYNC_AT_FIRST = sql`x."takenAt" - (abs(hashtext(x.ip)) % ${sql.lit(SYNC_READINGS_REFRESH_MINUTES * 60)}) * interval '1 second'`;
+
+/**
+ * The reading (`excluded`) changes what the phone's card shows in substance — identity, online, state flags, fault
+ * labels, work mode, ideal hashrate, or a jump of the 5-second hashrate by more than a tenth of the ideal since the
+ * previous reading (a reading's noise is a few per cent) — or the stored one's sync is due again. An SN set by hand
+ * (sn_override) stays the miner's SN whatever the agent reports (migration 202611230120): the reported one is no change.
+ */
+const SYNC_DUE = sql`(miners.sn is distinct from coalesce(miners.sn_override, excluded.sn) or miners.mac is distinct from excluded.mac or miners.make is distinct from excluded.make
+  or miners.model is distinct from excluded.model or miners.firmware_version is distinct from excluded.firmware_version
+  or miners.online is distinct from excluded.online or miners.state is distinct from excluded.state
+  or miners.fault_labels is distinct from excluded.fault_labels or miners.work_mode is distinct from excluded.work_mode
+  or miners.ideal is distinct from excluded.ideal
+  or abs(coalesce(excluded.rt5s, 0) - coalesce(miners.rt5s, 0)) > 0.1 * greatest(coalesce(excluded.ideal, 0), coalesce(miners.rt5s, 0), 1)
+  or miners.sync_at is null or excluded.taken_at >= miners.sync_at + interval ${sql.lit(`${SYNC_READINGS_REFRESH_MINUTES} minutes`)})`;
+
+/** SET items of the ingest's miners upsert: a new sync version (and its time) when the phones should get the miner again. */
+const SYNC_UPSERT = sql`
+  sync_version = case when ${SYNC_DUE} then nextval('row_version_seq') else miners.sync_version end,
+  sync_at = case when ${SYNC_DUE} then excluded.taken_at else miners.sync_at end`;
+
+/**
  * The one statement of a chunk (one round trip). With `mark` (a transaction per chunk) it first marks the chunk
  * applied: a second apply of the same chunk fails on the mark's key instead of counting its readings twice.
  */
@@ -225,12 +255,12 @@ function chunkStatement(agentKey: string, chunk: PreparedChunk, mark: { batchSeq
                           rt5s, rate30m, avg, ideal, work_mode, elapsed_sec, temp_max, fault_labels, state, snapshot, taken_at, updated_at,
                           sync_temp_chip_max, sync_temp_pcb_max, sync_fan_min, sync_fan_max, list_figures,
                           stat_hour_at, stat_hour_samples, stat_hour_online, stat_hour_real_sum, stat_hour_ideal_sum,
-                          stat_hour_temp_max, stat_day_sums)
+                          stat_hour_temp_max, stat_day_sums, sync_at)
       select ${agentKey}, x.ip, x.sn, x.mac, x.make, x.model, x.family, x."firmwareVersion", x."compileTime", x.online, x."missedPolls",
              x.rt5s, x."rate30m", x.avg, x.ideal, x."workMode", x.el, x.tmax,
              coalesce(array(select jsonb_array_elements_text(x."faultLabels")), '{}'), x.state, x.snap, x."takenAt", now(),
              x.tcm, x.tpm, x.fmin, x.fmax, x.lf,
-             date_trunc('hour', x."takenAt"), 1, x.online::int, x.rt5s, x.ideal, x.tmax, '{0,0}'
+             date_trunc('hour', x."takenAt"), 1, x.online::int, x.rt5s, x.ideal, x.tmax, '{0,0}', ${SYNC_AT_FIRST}
       from x
       on conflict (agent_key, ip) do update set
         sn = excluded.sn, mac = excluded.mac, make = excluded.make, model = excluded.model, family = excluded.family,
@@ -241,6 +271,7 @@ function chunkStatement(agentKey: string, chunk: PreparedChunk, mark: { batchSeq
         sync_temp_chip_max = excluded.sync_temp_chip_max, sync_temp_pcb_max = excluded.sync_temp_pcb_max,
         sync_fan_min = excluded.sync_fan_min, sync_fan_max = excluded.sync_fan_max, list_figures = excluded.list_figures,
         ${STAT_HOUR_UPSERT},
+        ${SYNC_UPSERT},
         updated_at = now(), version = nextval('row_version_seq')
       where miners.taken_at <= excluded.taken_at
       returning id, ip, stat_hour_closed

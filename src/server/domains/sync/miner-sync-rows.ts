@@ -14,7 +14,8 @@ import { type RawBuilder, sql } from 'kysely';
 import { MINER_STATUSES } from '@shared/miner-labels';
 import type { MinerSyncRow } from '@shared/schemas/sync';
 import { ZONE_PATH_SQL } from '../miners/miner-sql';
-import type { SyncField, SyncSource } from './sync-feed';
+import type { DB } from '../../db/kysely';
+import { type SyncField, type SyncSource, rowJsonSql } from './sync-feed';
 
 /** minerStatuses(online, state) in SQL: the states that hold, in catalogue order. */
 const STATUSES_SQL = sql`array_remove(array[${sql.join(
@@ -57,17 +58,31 @@ const MINER_FIELDS: readonly SyncField<keyof MinerSyncRow>[] = [
   ['seat', sql`null::text`],
   ['takenAt', sql`to_char(m.taken_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`],
   ['marksVersion', sql`coalesce(k.version::text, '0')`],
-  ['version', sql`m.version::text`],
+  ['version', sql`m.sync_version::text`],
 ];
+
+/** The FROM clause of the fields (aliases m, k, zones); the caller filters m by farm. */
+const minersOf = (agentKey: string) => sql`
+    from miners m
+    left join miner_marks k on k.agent_key = m.agent_key and k.ip = m.ip
+    cross join (select exists (select 1 from sub_area_segments s where s.agent_key = ${agentKey}) as has_segments) zones`;
 
 export const minerSyncSource: SyncSource = {
   fields: MINER_FIELDS,
-  version: sql`m.version`,
+  version: sql`m.sync_version`,
   from: (q) => sql`
-    from miners m
-    left join miner_marks k on k.agent_key = m.agent_key and k.ip = m.ip
-    cross join (select exists (select 1 from sub_area_segments s where s.agent_key = ${q.agentKey}) as has_segments) zones
-    where m.agent_key = ${q.agentKey} and m.version > ${q.since}::bigint and m.version <= ${q.upTo}::bigint
-    order by m.version
+    ${minersOf(q.agentKey)}
+    where m.agent_key = ${q.agentKey} and m.sync_version > ${q.since}::bigint and m.sync_version <= ${q.upTo}::bigint
+    order by m.sync_version
     limit ${q.take}`,
 };
+
+/** One miner of the farm as the feed gives it now (object format), or null when the farm has no such miner. */
+export async function readMinerSyncRow(db: DB, agentKey: string, id: string): Promise<MinerSyncRow | null> {
+  const { rows } = await sql<{ json: string }>`
+    select ${rowJsonSql(MINER_FIELDS, 'objects')}::text as json
+    ${minersOf(agentKey)}
+    where m.agent_key = ${agentKey} and m.id = ${id}
+  `.execute(db);
+  return rows[0] ? (JSON.parse(rows[0].json) as MinerSyncRow) : null;
+}

@@ -28,10 +28,10 @@ export async function pruneSyncTombstones(db: DB, now = new Date()): Promise<num
     `.execute(trx);
     const pruned = rows[0]?.n ?? 0;
     if (pruned === 0) return 0;
-    // miners: versions are set by their writers; customers: the before-update trigger gives the new version.
+    // miners: the feed's version (sync_version, migration 202611230450) is set by its writers; customers: the before-update trigger gives the new version.
     await sql`
-      update miners m set version = nextval('row_version_seq')
-      from sync_prune_marks p where p.collection = 'miners' and p.agent_key = m.agent_key and m.version <= p.pruned_through
+      update miners m set sync_version = nextval('row_version_seq')
+      from sync_prune_marks p where p.collection = 'miners' and p.agent_key = m.agent_key and m.sync_version <= p.pruned_through
     `.execute(trx);
     await sql`
       update customers c set version = c.version

@@ -80,7 +80,7 @@ async function cursorTooOld(db: DB, collection: SyncCollection, agentKey: string
 }
 
 /** The JSON text of a row: an object of the fields, or an array of their values in field order. */
-function rowJsonSql(fields: readonly SyncField[], format: SyncFormat): RawBuilder<unknown> {
+export function rowJsonSql(fields: readonly SyncField[], format: SyncFormat): RawBuilder<unknown> {
   if (format === 'columns') return sql`json_build_array(${sql.join(fields.map(([, value]) => value))})`;
   return sql`json_build_object(${sql.join(fields.map(([name, value]) => sql`${sql.lit(name)}, ${value}`))})`;
 }

@@ -1,5 +1,6 @@
 /**
- * /field/miner/:minerId — one miner of the selected farm from this device's cache (offline too): the card,
+ * /field/miner/:minerId — one miner of the selected farm from this device's cache (offline too; refreshed from the
+ * server while online, use-live-miner.ts): the card,
  * the offline records (note, fault mark, customer) and a link to the full console's detail. Opening it puts
  * the miner on top of "recent miners".
  */
@@ -8,6 +9,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getCachedMiner, recordVisit } from '../lib/field-cache';
 import { FIELD_HOME_PATH } from '../lib/field-paths';
+import { useLiveMiner } from '../lib/use-live-miner';
 import { FieldLink } from './field-link';
 import { Loading } from './loading';
 import { MinerCard } from './miner-card';
@@ -18,6 +20,7 @@ export function FieldMiner({ agentKey, minerId }: { agentKey: string; minerId: s
   const found = useLiveQuery(async () => ({ miner: await getCachedMiner(agentKey, minerId) }), [agentKey, minerId]);
   const miner = found?.miner;
   const known = Boolean(miner);
+  useLiveMiner(agentKey, minerId);
 
   useEffect(() => {
     if (known) void recordVisit(agentKey, minerId);
