@@ -98,6 +98,13 @@ describe('field app on a phone (360 px)', () => {
     expect(await page.getByTestId('field-card-as-of').innerText()).toMatch(/As of \d{4}-\d{2}-\d{2} .*\(5 min\. ago\)/);
     expect(await page.getByTestId('field-card-full-detail').getAttribute('href')).toBe(`/device/miner/detail?ip=${encodeURIComponent(S21.ip)}`);
     await noSidewaysScroll(page);
+    // The longest IPv4 stays on one line at 360 px (a break inside reads as another address): the status badge moves under it.
+    const ipLines = await page.getByTestId('field-card-ip').evaluate((el) => {
+      el.textContent = '255.255.255.255';
+      return Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+    });
+    expect(ipLines).toBe(1);
+    await noSidewaysScroll(page);
   });
 
   it('finds a miner by IP, shows its localised fault labels, and lists recent miners newest first', async () => {

@@ -47,8 +47,8 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
   return (
     <div className="hf-stack" data-testid="field-card" data-miner-id={miner.id}>
       <section className="hf-paper">
-        <div className="hf-row hf-row-top">
-          <div className="hf-grow">
+        <div className="hf-row hf-row-top hf-row-wrap">
+          <div className="hf-grow hf-card-id">
             <h2 className="hf-card-ip" data-testid="field-card-ip">
               {miner.ip}
             </h2>
