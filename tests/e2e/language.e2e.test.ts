@@ -39,16 +39,21 @@ describe('language', () => {
     });
   }
 
-  it('uses the browser language first, and ?i18n= beats the stored choice', async () => {
+  it('uses the browser language first, and ?i18n= beats the stored choice; the password toggle is labelled in it', async () => {
     const ctx = await newContext(browser, server.url, { viewport: 'desktop', locale: 'ru-RU' });
     const page = await ctx.newPage();
+    // Mantine labels the password field's show/hide button in English unless told otherwise (screen readers read it).
+    const toggle = (name: string) => page.getByRole('button', { name, exact: true }).waitFor({ state: 'attached' });
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Вход' }).waitFor();
+    await toggle('Показать или скрыть пароль');
     await page.evaluate(() => localStorage.setItem('hf.locale', 'zh-CN'));
     await page.reload();
     await page.getByRole('heading', { name: '登录' }).waitFor();
+    await toggle('显示或隐藏密码');
     await page.goto('/login?i18n=en-US');
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await toggle('Show or hide the password');
     await page.goto('/login?i18n=ru');
     await page.getByRole('heading', { name: 'Вход' }).waitFor();
     await ctx.close();

@@ -6,14 +6,15 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, configureApiClient } from '@client/lib/api-client';
 import { getAgentKey } from '@client/lib/agent-key';
 import { currentLocale } from '@client/lib/i18n';
 import { QUERY_CACHE_MAX_AGE_MS, createQueryClient, createQueryPersister } from '@client/lib/query-client';
 import { sessionKeys } from '@client/lib/session-api';
 import { startOfflineWrites } from '@client/features/offline/start-offline-writes';
-import { theme } from './theme';
+import { localisedTheme } from './theme';
 
 export const queryClient = createQueryClient();
 const persister = createQueryPersister();
@@ -41,6 +42,10 @@ export function wireApiClient(navigate: (to: string) => void): void {
 export function AppProviders({ children }: { children: ReactNode }) {
   // The offline outbox replays on start, reconnect, visibility, its timer and the SW sync message.
   useEffect(() => startOfflineWrites(queryClient), []);
+  // No suspense here: the providers render before the catalogues arrive (Mantine's own label until they do).
+  const { t, ready } = useTranslation('common', { useSuspense: false });
+  const passwordToggle = ready ? t('passwordToggle') : undefined;
+  const theme = useMemo(() => localisedTheme(passwordToggle), [passwordToggle]);
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <PersistQueryClientProvider

@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { type MantineColorsTuple, PasswordInput, createTheme, mergeThemeOverrides } from '@mantine/core';
 
 /** Manifest theme colour #1c7ed6 is Mantine's blue[7]; keep the brand in one place. */
 const brand: MantineColorsTuple = ['#e7f5ff', '#d0ebff', '#a5d8ff', '#74c0fc', '#4dabf7', '#339af0', '#228be6', '#1c7ed6', '#1971c2', '#1864ab'];
@@ -14,3 +14,14 @@ export const theme = createTheme({
     Modal: { defaultProps: { size: 720 } },
   },
 });
+
+/**
+ * The theme with the labels Mantine would otherwise give in English: the password field's show/hide button
+ * (read out by screen readers) carries its label in the user's language.
+ */
+export function localisedTheme(passwordToggle: string | undefined): typeof theme {
+  if (!passwordToggle) return theme;
+  return mergeThemeOverrides(theme, {
+    components: { PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: { 'aria-label': passwordToggle } } }) },
+  });
+}
