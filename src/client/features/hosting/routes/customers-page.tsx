@@ -1,13 +1,14 @@
 import { useMemo, useState } from 'react';
 import { formatDate } from '@shared/format/date';
-import { ActionIcon, Badge, Button, EmptyState, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, EmptyState, Stack, Text } from '@mantine/core';
+import { IconBuildingWarehouse, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
 import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { PageHeader } from '@client/components/page-header';
+import { EditDeleteActions } from '@client/components/row-actions';
 import { useAgentKey } from '@client/lib/agent-key';
 import { confirmDeletion } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
@@ -67,20 +68,7 @@ export function CustomersPage() {
         width: 100,
         align: 'center',
         fixed: 'right',
-        render: (c) => (
-          <Group gap={4} justify="center" wrap="nowrap">
-            <Tooltip label={t('actions.edit')} withArrow>
-              <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${c.name}`} onClick={() => setDialog({ mode: 'edit', customer: c })}>
-                <IconPencil size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('actions.delete')} withArrow>
-              <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${c.name}`} onClick={() => confirmDelete(c)}>
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
-        ),
+        render: (c) => <EditDeleteActions t={t} subject={c.name} onEdit={() => setDialog({ mode: 'edit', customer: c })} onDelete={() => confirmDelete(c)} />,
       });
     return cols;
   }, [t, canOperate, remove]);

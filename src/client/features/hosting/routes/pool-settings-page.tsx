@@ -1,13 +1,14 @@
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { formatDate } from '@shared/format/date';
-import { ActionIcon, Button, EmptyState, Group, Stack, Tabs, Text, Tooltip } from '@mantine/core';
-import { IconBuildingWarehouse, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, EmptyState, Stack, Tabs, Text } from '@mantine/core';
+import { IconBuildingWarehouse, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
 import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { PageHeader } from '@client/components/page-header';
+import { EditDeleteActions } from '@client/components/row-actions';
 import { useAgentKey } from '@client/lib/agent-key';
 import { confirmDeletion, type DeletionCallbacks } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
@@ -32,20 +33,7 @@ const subAccountLabel = (s: SubAccount) => s.accountName;
 const whitelistLabel = (e: PoolWhitelistEntry) => e.poolUrls;
 
 function rowActions(label: string, t: (k: string) => string, onEdit: () => void, onDelete: () => void): ReactNode {
-  return (
-    <Group gap={4} justify="center" wrap="nowrap">
-      <Tooltip label={t('actions.edit')} withArrow>
-        <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${label}`} onClick={onEdit}>
-          <IconPencil size={16} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label={t('actions.delete')} withArrow>
-        <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${label}`} onClick={onDelete}>
-          <IconTrash size={16} />
-        </ActionIcon>
-      </Tooltip>
-    </Group>
-  );
+  return <EditDeleteActions t={t} subject={label} onEdit={onEdit} onDelete={onDelete} />;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconEye, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { IconEye, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
 import { queryTableState } from '@client/components/data-table/query-state';
@@ -11,6 +11,7 @@ import { PERMISSION } from '@shared/menu-catalogue';
 import type { RoleRow } from '@shared/schemas/access';
 import { useDeleteRole, useRoles } from '../api/roles';
 import { PageHeader } from '@client/components/page-header';
+import { EditDeleteActions, RowAction, RowActions } from '@client/components/row-actions';
 import { RoleFormDialog } from '../components/role-form-dialog';
 import { confirmDeletion } from '@client/lib/feedback';
 import { countPages } from '../lib/permission-matrix';
@@ -67,30 +68,14 @@ export function RolesPage() {
         width: 100,
         align: 'center',
         fixed: 'right',
-        render: (r) => (
-          <Group gap={4} justify="center" wrap="nowrap">
-            {r.builtin || !canOperate ? (
-              <Tooltip label={t('actions.view')} withArrow>
-                <ActionIcon variant="subtle" aria-label={`${t('actions.view')}: ${r.name}`} onClick={() => setDialog({ mode: 'edit', role: r })}>
-                  <IconEye size={16} />
-                </ActionIcon>
-              </Tooltip>
-            ) : (
-              <Tooltip label={t('actions.edit')} withArrow>
-                <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${r.name}`} onClick={() => setDialog({ mode: 'edit', role: r })}>
-                  <IconPencil size={16} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-            {canOperate && !r.builtin && (
-              <Tooltip label={t('actions.delete')} withArrow>
-                <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${r.name}`} onClick={() => confirmDelete(r)}>
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </Group>
-        ),
+        render: (r) =>
+          r.builtin || !canOperate ? (
+            <RowActions>
+              <RowAction text={t('actions.view')} subject={r.name} icon={<IconEye size={16} />} onClick={() => setDialog({ mode: 'edit', role: r })} />
+            </RowActions>
+          ) : (
+            <EditDeleteActions t={t} subject={r.name} onEdit={() => setDialog({ mode: 'edit', role: r })} onDelete={() => confirmDelete(r)} />
+          ),
       },
     ];
     return cols;

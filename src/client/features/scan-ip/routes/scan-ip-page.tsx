@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, EmptyState, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconBuildingWarehouse, IconListDetails, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, EmptyState, Group, Stack, Text } from '@mantine/core';
+import { IconBuildingWarehouse, IconListDetails, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
@@ -12,6 +12,7 @@ import { formatNumber } from '@shared/format/number';
 import { SCAN_IP_PERMISSION, type ScanIpRange } from '@shared/schemas/scan-ip';
 import { useDeleteScanIp, useScanIpList } from '../api/scan-ip';
 import { PageHeader } from '@client/components/page-header';
+import { EditDeleteActions } from '@client/components/row-actions';
 import { ScanIpBatchDialog } from '../components/scan-ip-batch-dialog';
 import { ScanIpFormDialog } from '../components/scan-ip-form-dialog';
 import { confirmDeletion } from '@client/lib/feedback';
@@ -59,20 +60,7 @@ export function ScanIpPage() {
         width: 100,
         align: 'center',
         fixed: 'right',
-        render: (r) => (
-          <Group gap={4} justify="center" wrap="nowrap">
-            <Tooltip label={t('actions.edit')} withArrow>
-              <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${r.ipBegin} – ${r.ipEnd}`} onClick={() => setDialog({ mode: 'edit', range: r })}>
-                <IconPencil size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('actions.delete')} withArrow>
-              <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${r.ipBegin} – ${r.ipEnd}`} onClick={() => confirmDelete(r)}>
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
-        ),
+        render: (r) => <EditDeleteActions t={t} subject={`${r.ipBegin} – ${r.ipEnd}`} onEdit={() => setDialog({ mode: 'edit', range: r })} onDelete={() => confirmDelete(r)} />,
       });
     }
     return cols;

@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Button, EmptyState, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
-import { IconBuildingWarehouse, IconPencil, IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
+import { Button, EmptyState, Group, Select, Stack, Text } from '@mantine/core';
+import { IconBuildingWarehouse, IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
 import type { Column, RowKey } from '@client/components/data-table/data-table-types';
 import { queryTableState } from '@client/components/data-table/query-state';
 import { PageHeader } from '@client/components/page-header';
+import { EditDeleteActions } from '@client/components/row-actions';
 import { useAgentKey } from '@client/lib/agent-key';
 import { confirmDeletion } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
@@ -51,23 +52,12 @@ export function SubIpPage() {
         align: 'center',
         fixed: 'right',
         render: (r) => (
-          <Group gap={4} justify="center" wrap="nowrap">
-            <Tooltip label={t('actions.edit')} withArrow>
-              <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${r.segment}`} onClick={() => setDialog({ mode: 'edit', segment: r })}>
-                <IconPencil size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('actions.delete')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`${t('actions.delete')}: ${r.segment}`}
-                onClick={() => confirmDeletion(t, t('subIp.deleteBody', { segment: r.segment }), (done) => remove.mutate({ agentKey, ids: [r.id] }, done), { title: t('subIp.deleteTitle') })}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
+          <EditDeleteActions
+            t={t}
+            subject={r.segment}
+            onEdit={() => setDialog({ mode: 'edit', segment: r })}
+            onDelete={() => confirmDeletion(t, t('subIp.deleteBody', { segment: r.segment }), (done) => remove.mutate({ agentKey, ids: [r.id] }, done), { title: t('subIp.deleteTitle') })}
+          />
         ),
       });
     }

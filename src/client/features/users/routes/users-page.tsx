@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '@client/components/data-table/data-table';
 import { queryTableState } from '@client/components/data-table/query-state';
@@ -13,6 +13,7 @@ import type { UserRow } from '@shared/schemas/access';
 import { useUsers } from '../api/get-users';
 import { useDeleteUser } from '../api/user-mutations';
 import { PageHeader } from '@client/components/page-header';
+import { EditDeleteActions } from '@client/components/row-actions';
 import { UserFormDialog } from '../components/user-form-dialog';
 import { confirmDeletion } from '@client/lib/feedback';
 
@@ -98,18 +99,7 @@ export function UsersPage() {
         align: 'center',
         fixed: 'right',
         render: (r) => (
-          <Group gap={4} justify="center" wrap="nowrap">
-            <Tooltip label={t('actions.edit')} withArrow>
-              <ActionIcon variant="subtle" aria-label={`${t('actions.edit')}: ${r.user}`} onClick={() => setDialog({ mode: 'edit', user: r })}>
-                <IconPencil size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('actions.delete')} withArrow>
-              <ActionIcon variant="subtle" color="red" aria-label={`${t('actions.delete')}: ${r.user}`} disabled={r.id === myId} onClick={() => confirmDelete(r)}>
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
+          <EditDeleteActions t={t} subject={r.user} onEdit={() => setDialog({ mode: 'edit', user: r })} onDelete={() => confirmDelete(r)} deleteDisabled={r.id === myId} />
         ),
       });
     }
