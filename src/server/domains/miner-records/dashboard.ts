@@ -7,18 +7,14 @@
  *   ≤ 720) or a year (hourly roll-up per day, ≤ 8,760 rows read).
  */
 import { sql } from 'kysely';
-import { MINER_FAULT_LABELS } from '@shared/miner-labels';
 import type { FarmSeriesPoint } from '@shared/schemas/miner';
 import type { DashboardCounters, DashboardPeriod, DashboardPeriodPanel, DashboardSeriesRange, DashboardSummary, TempBucket } from '@shared/schemas/miner-records';
-import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { DB } from '../../db/kysely';
-import { faultCounts, statusCondition } from '../miners/miner-sql';
+import { counterItems, countersOf, topFaultsOf } from '../miners/miner-sql';
 import { DataStampCache, type Stamps, stampsOf, stampsSql } from '../miners/miner-stamps';
 
 /** Temperature bucket edges, °C: below 40, 40–50 … 80–90, 90 and above. */
 export const TEMP_EDGES = [40, 50, 60, 70, 80, 90] as const;
-
-const STATES = ['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower'] as const;
 
 const r1 = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 10) / 10);
 const r2 = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
@@ -38,45 +34,25 @@ function minersNow(db: DB, agentKey: string): Promise<MinersNow> {
 }
 
 async function scanMiners(db: DB, agentKey: string): Promise<{ value: MinersNow; stamps: Stamps }> {
-  const states = STATES.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
   const bands = TEMP_EDGES.map((e, i) => sql`count(*) filter (where m.online and m.temp_max < ${sql.lit(e)}${i > 0 ? sql` and m.temp_max >= ${sql.lit(TEMP_EDGES[i - 1]!)}` : sql``})::int as ${sql.ref(`t${i}`)}`);
   const { rows } = await sql<Record<string, number | null> & { stamp: string; identity_stamp: string }>`
     select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
-      select count(*)::int as total, ${sql.join([...states, ...faultCounts(), ...bands])},
+      select count(*)::int as total, ${sql.join([...counterItems(), ...bands])},
         count(*) filter (where m.online and m.temp_max >= ${sql.lit(TEMP_EDGES[TEMP_EDGES.length - 1]!)})::int as ${sql.ref(`t${TEMP_EDGES.length}`)},
         count(*) filter (where m.online and m.temp_max is null)::int as temp_unknown,
-        max(m.temp_max) filter (where m.online) as temp_max, avg(m.temp_max) filter (where m.online) as temp_avg,
-        count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h
+        max(m.temp_max) filter (where m.online) as temp_max, avg(m.temp_max) filter (where m.online) as temp_avg
       from miners m where m.agent_key = ${agentKey}
     ) c
   `.execute(db);
   const r: Record<string, number | null> = rows[0] ?? {};
   const n = (k: string) => r[k] ?? 0;
-  const byLabel = Object.fromEntries(MINER_FAULT_LABELS.map((f, i) => [f, n(`f${i}`)])) as Record<FaultLabel, number>;
-  const topFaults = MINER_FAULT_LABELS.map((label) => ({ label, count: byLabel[label] }))
-    .filter((f) => f.count > 0)
-    .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+  const counts = countersOf(n);
   const buckets: TempBucket[] = [];
   for (let i = 0; i <= TEMP_EDGES.length; i += 1) {
     buckets.push({ from: i === 0 ? 0 : TEMP_EDGES[i - 1]!, to: i < TEMP_EDGES.length ? TEMP_EDGES[i]! : null, count: n(`t${i}`) });
   }
   const value: MinersNow = {
-    counters: {
-      total: n('total'),
-      online: n('online'),
-      offline: n('offline'),
-      qualified: n('qualified'),
-      unqualified: n('unqualified'),
-      zeroHashrate: n('zeroHashrate'),
-      cannotStart: n('cannotStart'),
-      illegalPool: n('illegalPool'),
-      abnormalIdeal: n('abnormalIdeal'),
-      sleeping: n('sleeping'),
-      lowPower: n('lowPower'),
-      offline24h: n('offline24h'),
-      faults: byLabel,
-      topFaults,
-    },
+    counters: { total: n('total'), ...counts, topFaults: topFaultsOf(counts.faults) },
     temperature: { max: r1(r.temp_max), avg: r1(r.temp_avg), online: n('online'), unknown: n('temp_unknown'), buckets },
   };
   return { value, stamps: stampsOf(rows[0]) };

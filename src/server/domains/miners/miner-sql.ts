@@ -45,6 +45,37 @@ export function faultCondition(label: FaultLabel): RawBuilder<unknown> {
 export const faultCounts = (): RawBuilder<unknown>[] =>
   MINER_FAULT_LABELS.map((f, i) => sql`count(*) filter (where ${faultCondition(f)})::int as ${sql.ref(`f${i}`)}`);
 
+/** The statuses the farm's counters show (the miner list's and the dashboard's). */
+const COUNTED_STATUSES = ['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower'] as const;
+
+/**
+ * Select items of the farm's counters, the same for the miner list and the dashboard: a count per status (named
+ * after it), per fault label (faultCounts) and `offline24h` (offline, its last reading more than a day old).
+ */
+export const counterItems = (): RawBuilder<unknown>[] => [
+  ...COUNTED_STATUSES.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`),
+  ...faultCounts(),
+  sql`count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h`,
+];
+
+/** The counters read back from a row of counterItems (`n`: a column's number, 0 when missing). */
+export function countersOf(n: (column: string) => number): Record<(typeof COUNTED_STATUSES)[number] | 'offline24h', number> & { faults: Record<FaultLabel, number> } {
+  const counts = Object.fromEntries(COUNTED_STATUSES.map((s) => [s, n(s)])) as Record<(typeof COUNTED_STATUSES)[number], number>;
+  return { ...counts, offline24h: n('offline24h'), faults: faultsOf(n) };
+}
+
+/** The counts of faultCounts read back, per label. */
+export function faultsOf(n: (column: string) => number): Record<FaultLabel, number> {
+  return Object.fromEntries(MINER_FAULT_LABELS.map((f, i) => [f, n(`f${i}`)])) as Record<FaultLabel, number>;
+}
+
+/** The faults present, most frequent first (ties by label). */
+export function topFaultsOf(faults: Record<FaultLabel, number>): { label: FaultLabel; count: number }[] {
+  return MINER_FAULT_LABELS.map((label) => ({ label, count: faults[label] }))
+    .filter((f) => f.count > 0)
+    .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
+}
+
 /** `%` `_` `\` are literal in a search text. */
 function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

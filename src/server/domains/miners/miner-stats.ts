@@ -12,11 +12,9 @@
  *   the dashboard's chart, instead of up to 525,600 per-minute rows.
  */
 import { type RawBuilder, sql } from 'kysely';
-import { MINER_FAULT_LABELS } from '@shared/miner-labels';
-import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { FarmSeriesPoint, FarmSeriesRange, MinerFilter, MinerHistoryPoint, MinerHistoryRange, MinerIndexStat, MinerModelStat, MinerStat } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
-import { faultCounts, iso, minerWhere, statusCondition } from './miner-sql';
+import { counterItems, countersOf, faultCounts, faultsOf, iso, minerWhere, statusCondition, topFaultsOf } from './miner-sql';
 import { DataStampCache, type Stamps, filterKey, hasOffShelf, stampCovers, stampsOf, stampsSql } from './miner-stamps';
 
 /** An hourly bucket (its sums) qualifies: online in every sample, average real ≥ 80 % of average ideal (ideal > 0). */
@@ -68,8 +66,6 @@ const QUALIFIED_8H = sql`m.online and m.stat_hour_at >= date_trunc('hour', now()
   and ${bucketQualified(sql`m.stat_hour_samples`, sql`m.stat_hour_online`, sql`m.stat_hour_real_sum`, sql`m.stat_hour_ideal_sum`)}
   and (m.stat_unqualified_hour_at is null or m.stat_unqualified_hour_at < date_trunc('hour', now()) - interval '7 hours')`;
 
-const COUNTED = ['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower'] as const;
-
 /**
  * A farm's counters are kept per filter (GET /api/miner/stat: every console on the miner list asks them with the list,
  * again every minute and on every filter change, and counting them reads every miner of the farm — ~120 ms alone at
@@ -92,33 +88,16 @@ export async function getMinerStat(db: DB, agentKey: string, filter: MinerFilter
 
 /** The counters of the miners matching `filter`, with the farm's data stamp read in the same statement. */
 async function countStat(db: DB, agentKey: string, filter: MinerFilter, offShelf: boolean): Promise<{ value: MinerStat; stamps: Stamps }> {
-  const counters = COUNTED.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`);
   const { rows } = await sql<Record<string, number> & { stamp: string; identity_stamp: string }>`
     select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
-      select count(*)::int as total, ${sql.join([...counters, ...faultCounts()])},
-        count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h,
+      select count(*)::int as total, ${sql.join(counterItems())},
         count(*) filter (where ${QUALIFIED_8H})::int as qualified8h
       from miners m where ${minerWhere(agentKey, filter, offShelf)}
     ) c
   `.execute(db);
   const r = rows[0];
   const n = (k: string) => (r?.[k] as number | undefined) ?? 0;
-  const stat: MinerStat = {
-    total: n('total'),
-    online: n('online'),
-    offline: n('offline'),
-    qualified: n('qualified'),
-    unqualified: n('unqualified'),
-    zeroHashrate: n('zeroHashrate'),
-    cannotStart: n('cannotStart'),
-    illegalPool: n('illegalPool'),
-    abnormalIdeal: n('abnormalIdeal'),
-    sleeping: n('sleeping'),
-    lowPower: n('lowPower'),
-    faults: Object.fromEntries(MINER_FAULT_LABELS.map((f, i) => [f, n(`f${i}`)])) as Record<FaultLabel, number>,
-    qualified8h: n('qualified8h'),
-    offline24h: n('offline24h'),
-  };
+  const stat: MinerStat = { total: n('total'), ...countersOf(n), qualified8h: n('qualified8h') };
   return { value: stat, stamps: stampsOf(r) };
 }
 
@@ -164,9 +143,7 @@ async function scanIndexStat(db: DB, agentKey: string): Promise<{ value: MinerIn
     ) c
   `.execute(db);
   const r = rows[0];
-  const faults = MINER_FAULT_LABELS.map((label, i) => ({ label, count: r?.[`f${i}`] ?? 0 }))
-    .filter((f) => f.count > 0)
-    .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
+  const faults = topFaultsOf(faultsOf((column) => (r?.[column as `f${number}`] as number | undefined) ?? 0));
   const total = r?.total ?? 0;
   const online = r?.online ?? 0;
   const qualified = r?.qualified ?? 0;
