@@ -76,6 +76,9 @@ export class OpError extends Error {
   }
 }
 
+/** A driver's operation its firmware has no way to do (the task reports the miner as unsupported). */
+export const unsupportedOp = (): Promise<never> => Promise.reject(new OpError('unsupported-op'));
+
 export interface FamilyDriver {
   read(h: MinerHandle, env: DriverEnv): Promise<MinerReading>;
   reboot(h: MinerHandle, env: DriverEnv): Promise<void>;

@@ -1,6 +1,6 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { lookupModel } from '../catalogue';
-import { AGENT_ERROR, OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { AGENT_ERROR, OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, nonNeg, num, obj, round2, str, temps, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, rpcCommand, rpcMulti, type RpcObject } from '../protocols/cgminer-rpc';
 import { HttpError } from '../protocols/http-client';
@@ -164,18 +164,10 @@ export const braiinsDriver: FamilyDriver = {
   async firmwareUpgrade() {
     throw new OpError('unsupported-op', 'Braiins OS upgrades go through its own update server');
   },
-  async dhcp() {
-    throw new OpError('unsupported-op');
-  },
-  async adjustHashrate() {
-    throw new OpError('unsupported-op');
-  },
-  async setFrequency() {
-    throw new OpError('unsupported-op');
-  },
-  async powerPercent() {
-    throw new OpError('unsupported-op');
-  },
+  dhcp: unsupportedOp,
+  adjustHashrate: unsupportedOp,
+  setFrequency: unsupportedOp,
+  powerPercent: unsupportedOp,
   /**
    * REST `PUT /api/v1/cooling/mode` (§4.3) with the mode as a tagged union: `{"auto":{}}` or
    * `{"manual":{"fan_speed":{"target_speed_ratio":0.7}}}` (body shape as public BOS REST clients send it).

@@ -1,6 +1,6 @@
 import type { MinerBoard, WorkMode } from '@shared/schemas/miner-snapshot';
 import { displayModel, lookupModel } from '../catalogue';
-import { OpError, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { OpError, unsupportedOp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, cgPools, nonNeg, num, obj, parseCompileTime, round2, str, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, readStatus, rpcCommand, rpcMulti, type RpcObject } from '../protocols/cgminer-rpc';
 import { parseAntminerStats } from './antminer-stock';
@@ -160,15 +160,9 @@ export const luxosDriver: FamilyDriver = {
   async dhcp() {
     throw new OpError('unsupported-op', 'LuxOS netset parameters are not documented in the protocol reference');
   },
-  async adjustHashrate() {
-    throw new OpError('unsupported-op');
-  },
-  async setFrequency() {
-    throw new OpError('unsupported-op');
-  },
-  async powerPercent() {
-    throw new OpError('unsupported-op');
-  },
+  adjustHashrate: unsupportedOp,
+  setFrequency: unsupportedOp,
+  powerPercent: unsupportedOp,
 
   /** `fanset <sid>,speed=<pct>|-1,min_fans=<n>` (-1 = automatic, as pyasic writes it). */
   async setFans(h, env, mode, percent) {

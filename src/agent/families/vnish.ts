@@ -1,6 +1,6 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { displayModel, lookupModel } from '../catalogue';
-import { OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
 import { HttpError, httpRequest, multipartBody } from '../protocols/http-client';
@@ -193,15 +193,9 @@ export const vnishDriver: FamilyDriver = {
   async dhcp(h, env) {
     await authed(() => rest(h, env).call('POST', '/api/v1/settings', { network: { dhcp: true } }));
   },
-  async adjustHashrate() {
-    throw new OpError('unsupported-op');
-  },
-  async setFrequency() {
-    throw new OpError('unsupported-op');
-  },
-  async powerPercent() {
-    throw new OpError('unsupported-op');
-  },
+  adjustHashrate: unsupportedOp,
+  setFrequency: unsupportedOp,
+  powerPercent: unsupportedOp,
   /** Settings `miner.cooling.mode` (§6.2): `auto`, or `manual` with the duty cycle as param (pyasic's mapping). */
   async setFans(h, env, mode, percent) {
     const p = Math.round(percent ?? 100);

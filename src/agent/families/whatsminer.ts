@@ -1,7 +1,7 @@
 import type { MinerCredential } from '@shared/schemas/agent-uplink';
 import type { MinerBoard, MinerErrorCode, MinerPool, WorkMode } from '@shared/schemas/miner-snapshot';
 import { lookupModel } from '../catalogue';
-import { OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
 import { WHATSMINER_DEFAULT_V2_PASSWORD, WHATSMINER_DEFAULT_V3_ACCOUNT, WhatsminerError, WhatsminerV2, WhatsminerV3, whatsminerV2UploadFirmware } from '../protocols/whatsminer';
@@ -403,15 +403,9 @@ export const whatsminerDriver: FamilyDriver = {
   async dhcp(h, env) {
     await tryWrite(h, env, (c) => (c instanceof WhatsminerV3 ? c.set('set.system.net_config', 'dhcp') : c.write('net_config', { param: 'dhcp' })));
   },
-  async adjustHashrate() {
-    throw new OpError('unsupported-op');
-  },
-  async setFrequency() {
-    throw new OpError('unsupported-op');
-  },
-  async powerPercent() {
-    throw new OpError('unsupported-op');
-  },
+  adjustHashrate: unsupportedOp,
+  setFrequency: unsupportedOp,
+  powerPercent: unsupportedOp,
   /** btminer exposes only fan on/off switches (set_fan_zero_speed, set_poweroff_cool), no fixed fan speed. */
   async setFans() {
     throw new OpError('unsupported-op', 'the Whatsminer API has no fan-speed setting (only zero-speed and power-off-cooling switches)');
