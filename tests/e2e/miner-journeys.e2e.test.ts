@@ -224,7 +224,7 @@ describe('miner journeys on the real chain', () => {
     await row(ips[0]!).waitFor();
   }, 40_000);
 
-  it('uses an uploaded IP list (txt, then Excel) as the target of an operation', async () => {
+  it('uses an uploaded IP list (txt, then Excel) as the target of an operation; reads a legacy .xls', async () => {
     await backToList();
     await page.getByTestId('miner-selection-clear').click({ timeout: 1000 }).catch(() => undefined);
     const fromTxt = take(3);
@@ -247,6 +247,10 @@ describe('miner journeys on the real chain', () => {
     expect(fromXlsx.map((m) => m.blink)).toEqual([true, true]);
     expect(fromTxt.map((m) => m.blink)).toEqual([true, true, true]);
     await closeDialog();
+
+    // A legacy .xls (Gnumeric's, tests/fixtures/ip-lists): read, its addresses are not on this farm.
+    await input.setInputFiles({ name: 'old-rack.xls', mimeType: 'application/vnd.ms-excel', buffer: readFileSync(new URL('../fixtures/ip-lists/gnumeric.xls', import.meta.url)) });
+    await expect.poll(() => page.getByTestId('batch-uploaded').textContent()).toBe('IP list old-rack.xls: 3 IPs, 0 miners');
   }, 40_000);
 
   it('exports a selection as CSV and Excel with what the miners report', async () => {

@@ -1,9 +1,10 @@
 /**
  * Miner batch operations: a fleet uploaded through the agent uplink, then every op's bad input (400,
  * nothing queued), the operations permission (403 while the list stays readable), capability refusals,
- * the verification code (read from a local SMTP sink), the 86 SMS refusal, the IP-list upload (txt, xlsx,
+ * the verification code (read from a local SMTP sink), the 86 SMS refusal, the IP-list upload (txt, xlsx, xls,
  * unsupported, too many rows), the agent pulling a queued task and reporting results, progress and log.
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -359,7 +360,7 @@ describe('miner batch operations', () => {
     });
   });
 
-  it('uploads a txt or xlsx IP list and uses it as a target; refuses other formats and over 10,000 rows', async () => {
+  it('uploads a txt, xlsx or xls IP list and uses it as a target; refuses other formats and over 10,000 rows', async () => {
     const txt = await upload({ name: 'ips.txt', type: 'text/plain', content: Buffer.from(`${ip(10)}\n\n${ip(11)}\nnot an ip\n10.9.9.9\n${ip(10)}\n`) });
     expect(txt.statusCode, txt.body).toBe(200);
     const r = body<IpListUploadResult>(txt).data;
@@ -380,14 +381,20 @@ describe('miner batch operations', () => {
     const stored = await t.db.selectFrom('ip_lists').select('entries').where('id', '=', body<IpListUploadResult>(x).data.fileId).executeTakeFirstOrThrow();
     expect(stored.entries[0]).toEqual({ ip: ip(12), sn: 'SN-12', customer: 'ACME' });
 
+    // A legacy Excel file (written by Gnumeric: tests/fixtures/ip-lists): three addresses not on this farm.
+    const xls = await upload({ name: 'ips.xls', type: 'application/vnd.ms-excel', content: readFileSync(new URL('../fixtures/ip-lists/gnumeric.xls', import.meta.url)) });
+    expect(xls.statusCode, xls.body).toBe(200);
+    expect(body<IpListUploadResult>(xls).data).toMatchObject({ count: 3, matched: 0, unmatched: ['127.22.0.1', '127.22.0.2', '127.22.0.3'], invalid: [] });
+
     for (const file of [
       { name: 'ips.pdf', type: 'application/pdf', content: Buffer.from('%PDF-1.4 10.0.0.1') },
+      { name: 'ips.xls', type: 'application/vnd.ms-excel', content: Buffer.from('10.0.0.1\n') },
       { name: 'ips.bin', type: 'application/octet-stream', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) },
       { name: 'ips.xlsx', type: 'application/octet-stream', content: Buffer.from('10.0.0.1\n') },
     ]) {
       const bad = await upload(file);
       expect(bad.statusCode, file.name).toBe(400);
-      expect(body(bad).msg).toBe('Unsupported file format: upload a .txt or Excel (.xlsx) file');
+      expect(body(bad).msg).toBe('Unsupported file format: upload a .txt or Excel (.xlsx, .xls) file');
     }
     const big = Array.from({ length: 10_001 }, (_, i) => `10.2.${Math.floor(i / 250)}.${(i % 250) + 1}`).join('\n');
     const tooBig = await upload({ name: 'big.txt', type: 'text/plain', content: Buffer.from(big) });

@@ -124,7 +124,7 @@ export async function batchOperationRoutes(fastify: FastifyInstance): Promise<vo
       schema: {
         tags,
         description:
-          'multipart: agentKey, file (.txt one IP per line, or .xlsx: column 1 IP, 2 SN, 3 customer; the first row may be a header), optional fileName. At most 10,000 rows. Answers { fileId, count, matched, unmatched, invalid, expiresAt }; fileId is a batch target (ipListFileId) for one hour.',
+          'multipart: agentKey, file (.txt one IP per line, or Excel .xlsx / legacy .xls: column 1 IP, 2 SN, 3 customer of the first sheet; the first row may be a header), optional fileName. At most 10,000 rows. Answers { fileId, count, matched, unmatched, invalid, expiresAt }; fileId is a batch target (ipListFileId) for one hour.',
         consumes: ['multipart/form-data'],
       },
     },

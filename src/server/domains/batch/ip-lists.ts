@@ -1,8 +1,8 @@
 /**
- * POST /api/minerv2/uploadIpList: a .txt (one IP per line) or .xlsx (column 1 IP, 2 SN, 3 customer; the
- * first row may be a header or template row) becomes a stored list usable as a batch target for an hour.
- * The format is told by the optional file name and confirmed by the content: an .xlsx is a zip (PK…),
- * a text file is UTF-8 without NUL bytes; anything else is an unsupported format.
+ * POST /api/minerv2/uploadIpList: a .txt (one IP per line) or an Excel file, .xlsx or legacy .xls (column 1 IP, 2 SN,
+ * 3 customer; the first row may be a header or template row), becomes a stored list usable as a batch target for an
+ * hour. The format is told by the optional file name and confirmed by the content: an .xlsx is a zip (PK…), an .xls a
+ * compound file (xls-reader.ts), a text file is UTF-8 without NUL bytes; anything else is an unsupported format.
  */
 import { sql } from 'kysely';
 import { readSheet } from 'read-excel-file/node';
@@ -10,6 +10,7 @@ import { BATCH_MAX_TARGETS, IP_LIST_TTL_SEC, type IpListUploadResult } from '@sh
 import { isIPv4 } from '@shared/validation';
 import type { DB } from '../../db/kysely';
 import { AppError } from '../../errors';
+import { XlsFormatError, isCompoundFile, readXlsRows } from './xls-reader';
 
 export interface IpListEntry {
   ip: string;
@@ -42,7 +43,7 @@ function collect(rows: { line: number; cells: string[] }[], headerAllowed: boole
     if (!isIPv4(ip)) {
       if (i === 0 && headerAllowed) return; // header / template row
       invalidCount += 1;
-      if (invalid.length < MAX_INVALID_LISTED) invalid.push({ line: r.line, value: r.cells.join(' ').slice(0, 100) });
+      if (invalid.length < MAX_INVALID_LISTED) invalid.push({ line: r.line, value: r.cells.filter((c) => c !== '').join(' ').slice(0, 100) });
       return;
     }
     if (entries.has(ip)) return;
@@ -75,15 +76,34 @@ export async function parseXlsxIpList(buf: Buffer): Promise<ParsedIpList> {
   );
 }
 
+/** A legacy Excel file's first sheet (xls-reader.ts), the same columns as an .xlsx. */
+export function parseXlsIpList(buf: Buffer): ParsedIpList {
+  let rows: Map<number, string[]>;
+  try {
+    rows = readXlsRows(buf, 3);
+  } catch (err) {
+    if (err instanceof XlsFormatError) throw new AppError('unsupportedFileFormat');
+    throw err;
+  }
+  return collect(
+    [...rows.entries()].sort(([a], [b]) => a - b).map(([row, cells]) => ({ line: row + 1, cells })),
+    true,
+  );
+}
+
 /** Reads an upload by its name (when given) and content. */
 export async function parseIpListFile(buf: Buffer, fileName: string | undefined): Promise<ParsedIpList> {
   const ext = fileName && fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase() : null;
-  if (ext !== null && ext !== 'txt' && ext !== 'xlsx') throw new AppError('unsupportedFileFormat');
+  if (ext !== null && ext !== 'txt' && ext !== 'xlsx' && ext !== 'xls') throw new AppError('unsupportedFileFormat');
   if (isZip(buf)) {
-    if (ext === 'txt') throw new AppError('unsupportedFileFormat');
+    if (ext !== null && ext !== 'xlsx') throw new AppError('unsupportedFileFormat');
     return parseXlsxIpList(buf);
   }
-  if (ext === 'xlsx' || buf.includes(0)) throw new AppError('unsupportedFileFormat');
+  if (isCompoundFile(buf)) {
+    if (ext !== null && ext !== 'xls') throw new AppError('unsupportedFileFormat');
+    return parseXlsIpList(buf);
+  }
+  if (ext === 'xlsx' || ext === 'xls' || buf.includes(0)) throw new AppError('unsupportedFileFormat');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(buf);

@@ -89,7 +89,7 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
       ) : (
         menu
       )}
-      <FileButton onChange={(f) => void onFile(f)} accept=".txt,.xlsx,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
+      <FileButton onChange={(f) => void onFile(f)} accept=".txt,.xlsx,.xls,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel">
         {(props) => (
           <Tooltip label={t('batch.uploadHint')} withinPortal>
             <Button {...props} size="compact-sm" variant="default" leftSection={<IconUpload size={14} />} loading={uploading} data-testid="batch-upload">
