@@ -295,7 +295,7 @@ export function readXlsRows(buf: Buffer, columns = 3): Map<number, string[]> {
       continue;
     }
     inSst = false;
-    if (r.type === R.BOUNDSHEET && (r.data[5] ?? 0xff) === 0) sheets.push({ at: u32(r.data, 0), visible: (r.data[4] ?? 0) === 0 });
+    if (r.type === R.BOUNDSHEET && (r.data[5] ?? 0xff) === 0) sheets.push({ at: u32(r.data, 0), visible: ((r.data[4] ?? 0) & 0x03) === 0 });
   }
   const sheet = sheets.find((s) => s.visible) ?? sheets[0] ?? fail('no worksheet');
 
