@@ -12,6 +12,7 @@ import { HASHRATE_UNITS } from '@shared/units';
 import { LIMITS } from '@shared/validation';
 import { useFixedOptions, useSaveCustomer } from '../api/customers-api';
 import { emptyHostingRow, priceForCurrency, withTypeChanged } from '../lib/customer-form';
+import { FormActions } from '@client/components/form-actions';
 
 /** Dialog width of spec 2 §9. */
 export const CUSTOMER_DIALOG_WIDTH = 850;
@@ -229,14 +230,7 @@ function CustomerForm({ agentKey, customer, onClose }: Omit<CustomerFormDialogPr
             {t('customers:form.addRow')}
           </Button>
         </Group>
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {t('customers:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('customers:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('customers:actions.cancel')} onCancel={onClose} submit={t('customers:actions.save')} pending={save.isPending} />
       </Stack>
     </form>
   );

@@ -13,6 +13,7 @@ import { useCustomerList } from '../api/customers-api';
 import { CustomerFormDialog } from './customer-form-dialog';
 import { useHostingInfo, useSavePoolGroup, useSubAccounts } from '../api/pools-api';
 import { availableByKey, emptyGroupRow, poolGroupFormToBody, poolGroupToForm, rowOptions, withCustomerChanged, withRowChosen } from '../lib/pool-forms';
+import { FormActions } from '@client/components/form-actions';
 
 /** Dialog width of spec 2 §9. */
 export const POOL_GROUP_DIALOG_WIDTH = 810;
@@ -179,14 +180,7 @@ function PoolGroupForm({ agentKey, group, onClose }: Omit<PoolGroupDialogProps, 
             </Button>
           </Group>
         )}
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {t('pools:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('pools:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('pools:actions.cancel')} onCancel={onClose} submit={t('pools:actions.save')} pending={save.isPending} />
       </Stack>
     </form>
     {/* Outside the form: React events bubble through portals, the customer form's submit must not reach this one. */}

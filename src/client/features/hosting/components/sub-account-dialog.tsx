@@ -10,6 +10,7 @@ import { COIN_TYPES } from '@shared/pool-sites';
 import { type ObserverTestResult, type SubAccount, type SubAccountFormValues, validateSubAccountForm } from '@shared/schemas/pool';
 import { usePoolNames, useSaveSubAccount, testObserverUrl } from '../api/pools-api';
 import { type PassedTest, observerTestProblem, observerTestSatisfied, subAccountToForm } from '../lib/pool-forms';
+import { FormActions } from '@client/components/form-actions';
 
 /** Modal width of spec 2 §2 (sub-account dialog). */
 export const SUB_ACCOUNT_DIALOG_WIDTH = 720;
@@ -143,14 +144,7 @@ function SubAccountForm({ agentKey, subAccount, onClose }: Omit<SubAccountDialog
             {result.status === 0 ? t('pools:sub.testOk', { hashP: result.hashP ?? 0, unit: result.unit ?? '' }) : t('errors:validation.observerConnectFailed')}
           </Alert>
         )}
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {t('pools:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('pools:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('pools:actions.cancel')} onCancel={onClose} submit={t('pools:actions.save')} pending={save.isPending} />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
@@ -8,6 +8,7 @@ import { POOL_WHITELIST_MAX } from '@shared/pool-sites';
 import type { PoolWhitelistEntry } from '@shared/schemas/pool';
 import { useSaveWhitelist } from '../api/pools-api';
 import { type WhitelistFormValues, validateWhitelistForm } from '../lib/pool-forms';
+import { FormActions } from '@client/components/form-actions';
 
 export interface WhitelistDialogProps {
   opened: boolean;
@@ -57,14 +58,7 @@ function WhitelistForm({ agentKey, entry, onClose }: Omit<WhitelistDialogProps, 
             error={fieldMessage(t, form.errors[`urls.${i}`])}
           />
         ))}
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {t('pools:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('pools:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('pools:actions.cancel')} onCancel={onClose} submit={t('pools:actions.save')} pending={save.isPending} />
       </Stack>
     </form>
   );

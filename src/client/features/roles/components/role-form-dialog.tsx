@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { serializePermissions } from '../lib/permission-matrix';
 import { validateRoleForm, type RoleFormValues } from '../lib/role-form';
 import { usePhone } from '@client/lib/use-phone';
 import { PermissionMatrix } from './permission-matrix';
+import { FormActions } from '@client/components/form-actions';
 
 export interface RoleFormDialogProps {
   opened: boolean;
@@ -86,16 +87,12 @@ function RoleForm({ role, onClose, readOnly }: { role?: RoleRow; onClose: () => 
             </Text>
           )}
         </Stack>
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {readOnly ? t('roles:actions.close') : t('roles:actions.cancel')}
-          </Button>
-          {!readOnly && (
-            <Button type="submit" loading={save.isPending}>
-              {t('roles:actions.save')}
-            </Button>
-          )}
-        </Group>
+        <FormActions
+          cancel={readOnly ? t('roles:actions.close') : t('roles:actions.cancel')}
+          onCancel={onClose}
+          submit={readOnly ? undefined : t('roles:actions.save')}
+          pending={save.isPending}
+        />
       </Stack>
     </form>
   );

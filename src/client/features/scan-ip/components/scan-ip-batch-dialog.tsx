@@ -1,5 +1,5 @@
 import { type FormEvent, useMemo, useState } from 'react';
-import { Alert, Button, Code, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Code, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
@@ -9,6 +9,7 @@ import { useBatchSaveScanIp } from '../api/scan-ip';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { formatLineError } from '../lib/scan-ip-form';
 import { usePhone } from '@client/lib/use-phone';
+import { FormActions } from '@client/components/form-actions';
 
 export interface ScanIpBatchDialogProps {
   opened: boolean;
@@ -99,14 +100,7 @@ function ScanIpBatchForm({ agentKey, onClose }: Omit<ScanIpBatchDialogProps, 'op
             </Text>
           )
         )}
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {t('scan-ip:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('scan-ip:actions.import')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('scan-ip:actions.cancel')} onCancel={onClose} submit={t('scan-ip:actions.import')} pending={save.isPending} />
       </Stack>
     </form>
   );

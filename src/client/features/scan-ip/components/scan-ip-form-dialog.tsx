@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
@@ -8,6 +8,7 @@ import { useSaveScanIp } from '../api/scan-ip';
 import { fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { rangeToFormValues, validateScanIpForm, type ScanIpFormValues } from '../lib/scan-ip-form';
 import { usePhone } from '@client/lib/use-phone';
+import { FormActions } from '@client/components/form-actions';
 
 export interface ScanIpFormDialogProps {
   opened: boolean;
@@ -86,14 +87,7 @@ function ScanIpForm({ agentKey, range, onClose }: Omit<ScanIpFormDialogProps, 'o
         <Text size="sm" c="dimmed" data-testid="scan-ip-form-amount" aria-live="polite">
           {amount > 0 ? t('scan-ip:form.amount', { amount: formatNumber(amount) }) : t('scan-ip:form.amountHint', { max: formatNumber(SCAN_IP_LIMITS.maxAddresses) })}
         </Text>
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {t('scan-ip:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('scan-ip:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('scan-ip:actions.cancel')} onCancel={onClose} submit={t('scan-ip:actions.save')} pending={save.isPending} />
       </Stack>
     </form>
   );

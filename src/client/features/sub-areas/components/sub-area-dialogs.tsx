@@ -1,6 +1,6 @@
 /** Create / rename and move dialogs of the sub-area tree. Server messages (e.g. "level limit of 5") show on the field. */
 import { type FormEvent, useState } from 'react';
-import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
@@ -8,6 +8,7 @@ import { usePhone } from '@client/lib/use-phone';
 import { SUB_AREA_LIMITS, type SubArea } from '@shared/schemas/sub-areas';
 import { useMoveSubArea, useSaveSubArea } from '../api/sub-areas-api';
 import { moveTargets } from '../lib/sub-area-tree';
+import { FormActions } from '@client/components/form-actions';
 
 export type AreaDialogState = { mode: 'closed' } | { mode: 'create'; parent: SubArea | null } | { mode: 'rename'; area: SubArea } | { mode: 'move'; area: SubArea };
 
@@ -56,14 +57,7 @@ function NameForm({ agentKey, state, onClose }: { agentKey: string; state: Extra
           error={error}
           name="name"
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('sub-areas:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} data-testid="sub-area-save">
-            {t('sub-areas:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('sub-areas:actions.cancel')} onCancel={onClose} submit={t('sub-areas:actions.save')} pending={save.isPending} submitTestId="sub-area-save" />
       </Stack>
     </form>
   );
@@ -106,14 +100,7 @@ function MoveForm({ agentKey, area, areas, onClose }: { agentKey: string; area: 
         ) : (
           <Select label={t('sub-areas:dialog.target')} data={options} value={target} onChange={setTarget} searchable comboboxProps={{ withinPortal: true }} error={error} data-testid="sub-area-move-target" />
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('sub-areas:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={move.isPending} disabled={options.length === 0} data-testid="sub-area-move-save">
-            {t('sub-areas:actions.move')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('sub-areas:actions.cancel')} onCancel={onClose} submit={t('sub-areas:actions.move')} pending={move.isPending} submitDisabled={options.length === 0} submitTestId="sub-area-move-save" />
       </Stack>
     </form>
   );

@@ -1,6 +1,6 @@
 /** Add IP segments (one per line) to a leaf sub-area, or edit one segment. Line problems are listed under the text. */
 import { type FormEvent, useMemo, useState } from 'react';
-import { Alert, Button, Group, List, Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, List, Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
@@ -9,6 +9,7 @@ import { usePhone } from '@client/lib/use-phone';
 import { SUB_AREA_LIMITS, type SubArea, type SubIpSegment, parseSegmentLines } from '@shared/schemas/sub-areas';
 import { useSaveSubIp } from '../api/sub-areas-api';
 import { leafAreas } from '../lib/sub-area-tree';
+import { FormActions } from '@client/components/form-actions';
 
 export interface SubIpDialogProps {
   agentKey: string;
@@ -113,14 +114,7 @@ function SubIpForm({ agentKey, areas, segment, defaultAreaId, onClose }: SubIpDi
           </Text>
         ) : null}
         <TextInput label={t('sub-areas:subIp.remark')} maxLength={SUB_AREA_LIMITS.remarkMax} value={remark} onChange={(e) => setRemark(e.currentTarget.value)} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('sub-areas:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} data-testid="sub-ip-save">
-            {t('sub-areas:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('sub-areas:actions.cancel')} onCancel={onClose} submit={t('sub-areas:actions.save')} pending={save.isPending} submitTestId="sub-ip-save" />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, MultiSelect, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Group, Modal, MultiSelect, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
@@ -8,6 +8,7 @@ import { useSaveUser } from '../api/user-mutations';
 import { fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePhone } from '@client/lib/use-phone';
 import { toSaveUserBody, userToFormValues, validateUserForm, type UserFormValues } from '../lib/user-form';
+import { FormActions } from '@client/components/form-actions';
 
 export interface UserFormDialogProps {
   opened: boolean;
@@ -102,14 +103,7 @@ function UserForm({ user, onClose }: { user?: UserRow; onClose: () => void }) {
           error={err('agentKeys')}
         />
         <Switch label={t('users:form.disabled')} description={t('users:form.disabledHelp')} name="disabled" {...form.getInputProps('disabled', { type: 'checkbox' })} />
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={save.isPending}>
-            {t('users:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('users:actions.save')}
-          </Button>
-        </Group>
+        <FormActions cancel={t('users:actions.cancel')} onCancel={onClose} submit={t('users:actions.save')} pending={save.isPending} />
       </Stack>
     </form>
   );
