@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AGENT_UPLINK_PREFIX, agentAuthorization, type Heartbeat } from '@shared/schemas/agent-uplink';
+import { UplinkClient } from '@agent/uplink';
 import { type ApiSession, createFarmWithMiners, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { startServer, type E2EServer } from '../support/e2e-server';
 
@@ -12,22 +12,13 @@ let server: E2EServer;
 let browser: Browser;
 let api: ApiSession;
 
-/** The heartbeat as the agent sends it (src/agent/uplink.ts), with its computer's report. */
-async function heartbeat(agentKey: string, secret: string, body: Heartbeat): Promise<void> {
-  const res = await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/heartbeat`, {
-    method: 'POST',
-    headers: { authorization: agentAuthorization(agentKey, secret), 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 200) throw new Error(`heartbeat: ${res.status} ${await res.text()}`);
-}
-
 beforeAll(async () => {
   server = await startServer();
   api = await setupAdmin(server.url);
   browser = await launchBrowser();
   const secret = await createFarmWithMiners(api, { agentKey: 'row-three', agentName: 'Row three' }, 40, new Date().toISOString());
-  await heartbeat('row-three', secret, {
+  // The heartbeat through the agent's own uplink client, with its computer's report.
+  await new UplinkClient(server.url, 'row-three', secret).heartbeat({
     agentVersion: '0.1.0',
     startedAt: new Date().toISOString(),
     netDelayMs: 35,

@@ -134,8 +134,6 @@ function compoundStreams(buf: Buffer): Map<string, Buffer> {
 interface BiffRecord {
   type: number;
   data: Buffer;
-  /** Offset of the record in the stream. */
-  at: number;
 }
 
 function* records(stream: Buffer, from: number): Generator<BiffRecord> {
@@ -143,7 +141,7 @@ function* records(stream: Buffer, from: number): Generator<BiffRecord> {
     const type = stream.readUInt16LE(at);
     const len = stream.readUInt16LE(at + 2);
     if (at + 4 + len > stream.length) fail('record past the end');
-    yield { type, data: stream.subarray(at + 4, at + 4 + len), at };
+    yield { type, data: stream.subarray(at + 4, at + 4 + len) };
     at += 4 + len;
   }
 }
