@@ -32,4 +32,13 @@ describe('notifications', () => {
     expect(body(await admin.get('/api/notification/unread')).data).toBe(0);
     expect(body(await admin.get('/api/notification/unReadLast')).data).toBeNull();
   });
+
+  it('lists notices made in the same millisecond newest first (the PGlite clock counts milliseconds)', async () => {
+    await admin.post('/api/notification/readAll');
+    for (let i = 0; i < 6; i++) await notify(t.db, { type: 'agent_updated', title: `Tie ${i}`, content: '' }, { agentKey: 'farm-n' });
+    await t.db.updateTable('notifications').set({ publish_time: new Date(Date.now() + 3_600_000) }) // one time for all, after the first test's notices.where('title', 'like', 'Tie %').execute();
+    const page = body<{ list: { title: string }[] }>(await admin.get('/api/notification/pagelist', { page: '1' })).data;
+    expect(page.list.map((n) => n.title)).toEqual(['Tie 5', 'Tie 4', 'Tie 3', 'Tie 2', 'Tie 1']);
+    expect(body<{ title: string }>(await admin.get('/api/notification/unReadLast')).data.title).toBe('Tie 5');
+  });
 });

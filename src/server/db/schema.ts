@@ -76,6 +76,8 @@ export interface NotificationsTable {
   summary: string | null;
   publish_time: TimestampDefault;
   read_at: Timestamp | null;
+  /** Creation order: breaks ties of publish_time (migration 202611230460). */
+  seq: ColumnType<string, never, never>;
 }
 
 export interface PageViewsTable {

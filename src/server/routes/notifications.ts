@@ -17,7 +17,7 @@ export async function notificationRoutes(fastify: FastifyInstance): Promise<void
     const { page, pageSize } = req.query;
     const base = db.selectFrom('notifications').where('user_id', '=', req.user!.id);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('publish_time', 'desc').orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
+      base.selectAll().orderBy('publish_time', 'desc').orderBy('seq', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
       base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
     ]);
     return ok({ list: rows.map(toNotification), total: count.n, curPage: page, pageSize });
@@ -29,7 +29,7 @@ export async function notificationRoutes(fastify: FastifyInstance): Promise<void
   });
 
   app.get('/api/notification/unReadLast', { config: cfg, schema: { tags } }, async (req) => {
-    const r = await db.selectFrom('notifications').selectAll().where('user_id', '=', req.user!.id).where('read_at', 'is', null).orderBy('publish_time', 'desc').limit(1).executeTakeFirst();
+    const r = await db.selectFrom('notifications').selectAll().where('user_id', '=', req.user!.id).where('read_at', 'is', null).orderBy('publish_time', 'desc').orderBy('seq', 'desc').limit(1).executeTakeFirst();
     return ok(r ? toNotification(r) : null);
   });
 
