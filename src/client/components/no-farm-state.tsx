@@ -1,14 +1,19 @@
 import { Button, EmptyState } from '@mantine/core';
 import { IconBuildingWarehouse } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
-/** A page that needs a farm when none is selected: what is missing and a way to the farm list. */
-export function NoFarmState({ title, description, toFarms, testId }: { title: string; description: string; toFarms: string; testId: string }) {
+/**
+ * A page that needs a farm when none is selected: what is missing, what to do, and a way to the farm list. One text
+ * (common:noFarm) for every such page of the console.
+ */
+export function NoFarmState() {
+  const { t } = useTranslation('common');
   return (
-    <EmptyState icon={<IconBuildingWarehouse size={32} />} title={title} description={description} withIndicatorBackground data-testid={testId}>
+    <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('noFarm.title')} description={t('noFarm.help')} withIndicatorBackground data-testid="no-farm">
       <EmptyState.Actions>
         <Button component={Link} to="/agents">
-          {toFarms}
+          {t('noFarm.toFarms')}
         </Button>
       </EmptyState.Actions>
     </EmptyState>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Code, EmptyState, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconBuildingWarehouse, IconKey, IconLock, IconTrash } from '@tabler/icons-react';
+import { Alert, Badge, Button, Card, Code, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconKey, IconLock, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { setAgentKey, useAgentKey } from '@client/lib/agent-key';
 import { usePermissions } from '@client/lib/session-api';
 import { formatDate } from '@shared/format/date';
@@ -17,6 +17,7 @@ import { PageHeader } from '@client/components/page-header';
 import { useRotateSecret } from '../components/use-rotate-secret';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePhone } from '@client/lib/use-phone';
+import { NoFarmState } from '@client/components/no-farm-state';
 
 function RegionCard({ agentKey, canOperate }: { agentKey: string; canOperate: boolean }) {
   const { t } = useTranslation('farms');
@@ -156,18 +157,7 @@ export function FarmSettingsPage() {
     return (
       <Stack gap="md">
         {header}
-        <EmptyState
-          icon={<IconBuildingWarehouse size={32} />}
-          title={t('settings.noFarm')}
-          description={t('settings.noFarmHelp')}
-          withIndicatorBackground
-        >
-          <EmptyState.Actions>
-            <Button component={Link} to="/agents">
-              {t('settings.toFarms')}
-            </Button>
-          </EmptyState.Actions>
-        </EmptyState>
+        <NoFarmState />
       </Stack>
     );
   }

@@ -1,9 +1,8 @@
 import { useMemo, useState } from 'react';
 import { formatDate } from '@shared/format/date';
-import { Badge, Button, EmptyState, Stack, Text } from '@mantine/core';
-import { IconBuildingWarehouse, IconPlus } from '@tabler/icons-react';
+import { Badge, Button, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
 import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
@@ -17,6 +16,7 @@ import { CUSTOMER_PERMISSION, type Customer } from '@shared/schemas/customer';
 import { useCustomerList, useDeleteCustomer } from '../api/customers-api';
 import { CustomerFormDialog } from '../components/customer-form-dialog';
 import { priceLabel } from '../lib/customer-form';
+import { NoFarmState } from '@client/components/no-farm-state';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; customer: Customer };
 const EMPTY: readonly Customer[] = [];
@@ -92,13 +92,7 @@ export function CustomersPage() {
     return (
       <Stack gap="md">
         {header}
-        <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('list.noFarm')} description={t('list.noFarmHelp')} withIndicatorBackground>
-          <EmptyState.Actions>
-            <Button component={Link} to="/agents">
-              {t('list.toFarms')}
-            </Button>
-          </EmptyState.Actions>
-        </EmptyState>
+        <NoFarmState />
       </Stack>
     );
 

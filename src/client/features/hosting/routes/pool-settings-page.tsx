@@ -1,9 +1,9 @@
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { formatDate } from '@shared/format/date';
-import { Button, EmptyState, Stack, Tabs, Text } from '@mantine/core';
-import { IconBuildingWarehouse, IconPlus } from '@tabler/icons-react';
+import { Button, Stack, Tabs, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
 import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column } from '@client/components/data-table/data-table-types';
@@ -19,6 +19,7 @@ import { PoolGroupDialog } from '../components/pool-group-dialog';
 import { SubAccountDialog } from '../components/sub-account-dialog';
 import { WhitelistDialog } from '../components/whitelist-dialog';
 import { POOL_TABS, type PoolTab, tabFromLocation } from '../lib/pool-tabs';
+import { NoFarmState } from '@client/components/no-farm-state';
 
 type Dialog<T> = { open: false } | { open: true; row?: T };
 const CLOSED = { open: false } as const;
@@ -249,13 +250,7 @@ export function PoolSettingsPage() {
     return (
       <Stack gap="md">
         {header}
-        <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('noFarm')} description={t('noFarmHelp')} withIndicatorBackground>
-          <EmptyState.Actions>
-            <Button component={Link} to="/agents">
-              {t('toFarms')}
-            </Button>
-          </EmptyState.Actions>
-        </EmptyState>
+        <NoFarmState />
       </Stack>
     );
 

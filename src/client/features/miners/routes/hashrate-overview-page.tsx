@@ -13,7 +13,7 @@ import { formatNumber } from '@shared/format/number';
 import { FARM_SERIES_RANGES, type FarmSeriesRange } from '@shared/schemas/miner';
 import { useFarmSeries, useIndexStat } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
-import { NoFarm } from '../components/no-farm';
+import { NoFarmState } from '@client/components/no-farm-state';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { formatPercent, formatTemp } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
@@ -68,7 +68,7 @@ export function HashrateOverviewPage() {
     return (
       <Stack gap="md">
         <PageHeader title={t('overview.title')} />
-        <NoFarm />
+        <NoFarmState />
       </Stack>
     );
   }

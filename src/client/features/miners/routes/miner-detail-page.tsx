@@ -17,7 +17,7 @@ import { MINER_HISTORY_RANGES, type MinerDetail, type MinerHistoryPoint, type Mi
 import { ApiError } from '@client/lib/api-client';
 import { useMinerDetail, useMinerHistory } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
-import { NoFarm } from '../components/no-farm';
+import { NoFarmState } from '@client/components/no-farm-state';
 import { FaultBadges, StatusBadges } from '../components/status-badges';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from '../lib/format-miner';
@@ -65,7 +65,7 @@ export function MinerDetailPage() {
     return (
       <Stack gap="md">
         <PageHeader title={t('detail.title')} actions={back} />
-        <NoFarm />
+        <NoFarmState />
       </Stack>
     );
   }

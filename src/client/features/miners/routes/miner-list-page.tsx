@@ -22,7 +22,7 @@ import { BatchOperationsBar } from '../components/batch-operations-bar';
 import { MinerCounters } from '../components/miner-counters';
 import { MinerFilterBar } from '../components/miner-filter-bar';
 import { PageHeader } from '@client/components/page-header';
-import { NoFarm } from '../components/no-farm';
+import { NoFarmState } from '@client/components/no-farm-state';
 import { type ExportFormat, exportMiners } from '../lib/export-miners';
 import { type MinerColumn, minerColumns } from '../lib/miner-columns';
 import { type MinerFilterUpdate, type MinerListState, counterFilter, pageBeyondLast, readListState, writeListState } from '../lib/miner-filter';
@@ -45,7 +45,7 @@ function NoFarmPage() {
   return (
     <Stack gap="md">
       <PageHeader title={t('list.title')} />
-      <NoFarm />
+      <NoFarmState />
     </Stack>
   );
 }

@@ -16,6 +16,7 @@ import { useAgentKey } from '@client/lib/agent-key';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { useMinerList } from '../api/miners-api';
 import { HOT_FROM_C, ProbeTile, type TempUnit, tempBand, tempText } from '../components/probe-tile';
+import { NoFarmState } from '@client/components/no-farm-state';
 
 const PAGE_SIZE = 240;
 const UNIT_KEY = 'hf.probeUnit';
@@ -37,7 +38,7 @@ export function MinerProbesPage() {
 
   let body;
   if (!agentKey) {
-    body = <Alert color="yellow">{t('probes.noFarm')}</Alert>;
+    body = <NoFarmState />;
   } else if (list.isPending) {
     body = (
       <Center mih={300} data-testid="probes-loading">

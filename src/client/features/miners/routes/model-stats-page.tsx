@@ -13,7 +13,7 @@ import { formatNumber } from '@shared/format/number';
 import type { MinerModelStat } from '@shared/schemas/miner';
 import { useModelStats } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
-import { NoFarm } from '../components/no-farm';
+import { NoFarmState } from '@client/components/no-farm-state';
 import { formatPercent } from '../lib/format-miner';
 
 const pct = (part: number, whole: number) => (whole > 0 ? (part * 100) / whole : null);
@@ -46,7 +46,7 @@ export function ModelStatsPage() {
     return (
       <Stack gap="md">
         <PageHeader title={t('models.title')} />
-        <NoFarm />
+        <NoFarmState />
       </Stack>
     );
   }

@@ -20,7 +20,7 @@ import type { Column, RowKey } from '@client/components/data-table/data-table-ty
 import { queryTableState } from '@client/components/data-table/query-state';
 import { PageHeader } from '@client/components/page-header';
 import { useOffShelf, useOnShelf } from '../api/miner-records-api';
-import { NoFarm } from '../components/no-farm';
+import { NoFarmState } from '@client/components/no-farm-state';
 import { downloadBlob } from '@client/lib/download-blob';
 import { type ExportFormat, exportFileName, toCsv, toXlsx } from '../lib/export-miners';
 
@@ -80,7 +80,7 @@ export function OffShelfPage() {
     return (
       <Stack gap="md">
         <PageHeader title={t('offShelf.title')} />
-        <NoFarm />
+        <NoFarmState />
       </Stack>
     );
   }

@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Button, EmptyState, Group, Stack, Text } from '@mantine/core';
-import { IconBuildingWarehouse, IconListDetails, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { IconListDetails, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
 import { queryTableState } from '@client/components/data-table/query-state';
 import type { Column, RowKey } from '@client/components/data-table/data-table-types';
@@ -16,6 +15,7 @@ import { EditDeleteActions } from '@client/components/row-actions';
 import { ScanIpBatchDialog } from '../components/scan-ip-batch-dialog';
 import { ScanIpFormDialog } from '../components/scan-ip-form-dialog';
 import { confirmDeletion } from '@client/lib/feedback';
+import { NoFarmState } from '@client/components/no-farm-state';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; range: ScanIpRange } | { mode: 'batch' };
 
@@ -90,13 +90,7 @@ export function ScanIpPage() {
     return (
       <Stack gap="md">
         {header}
-        <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('list.noFarm')} description={t('list.noFarmHelp')} withIndicatorBackground>
-          <EmptyState.Actions>
-            <Button component={Link} to="/agents">
-              {t('list.toFarms')}
-            </Button>
-          </EmptyState.Actions>
-        </EmptyState>
+        <NoFarmState />
       </Stack>
     );
   }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Alert, Badge, Box, Button, Center, EmptyState, Group, Loader, Menu, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconAlertTriangle, IconArrowsMove, IconBuildingWarehouse, IconChevronDown, IconChevronRight, IconDots, IconPencil, IconPlus, IconRoute, IconSitemap, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Loader, Menu, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconAlertTriangle, IconArrowsMove, IconChevronDown, IconChevronRight, IconDots, IconPencil, IconPlus, IconRoute, IconSitemap, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '@client/components/page-header';
@@ -12,6 +12,7 @@ import { SUB_AREA_LIMITS, SUB_AREA_PERMISSION, SUB_IP_PERMISSION, type SubArea }
 import { useDeleteSubArea, useSubAreas } from '../api/sub-areas-api';
 import { type AreaDialogState, SubAreaDialog } from '../components/sub-area-dialogs';
 import { type TreeNode, buildTree } from '../lib/sub-area-tree';
+import { NoFarmState } from '@client/components/no-farm-state';
 
 interface NodeProps {
   node: TreeNode;
@@ -154,13 +155,7 @@ export function SubAreasPage() {
     return (
       <Stack gap="md">
         {header}
-        <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('sub-areas:page.noFarm')} withIndicatorBackground>
-          <EmptyState.Actions>
-            <Button component={Link} to="/agents">
-              {t('sub-areas:page.toFarms')}
-            </Button>
-          </EmptyState.Actions>
-        </EmptyState>
+        <NoFarmState />
       </Stack>
     );
   }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Button, EmptyState, Group, Select, Stack, Text } from '@mantine/core';
-import { IconBuildingWarehouse, IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
+import { IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DataTable } from '@client/components/data-table/data-table';
@@ -15,6 +15,7 @@ import { formatNumber } from '@shared/format/number';
 import { SUB_AREA_PERMISSION, SUB_IP_PERMISSION, type SubIpSegment } from '@shared/schemas/sub-areas';
 import { useDeleteSubIps, useSubAreas, useSubIps } from '../api/sub-areas-api';
 import { SubIpDialog } from '../components/sub-ip-dialog';
+import { NoFarmState } from '@client/components/no-farm-state';
 
 type DialogState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; segment: SubIpSegment };
 
@@ -91,13 +92,7 @@ export function SubIpPage() {
     return (
       <Stack gap="md">
         {header}
-        <EmptyState icon={<IconBuildingWarehouse size={32} />} title={t('page.noFarm')} withIndicatorBackground>
-          <EmptyState.Actions>
-            <Button component={Link} to="/agents">
-              {t('page.toFarms')}
-            </Button>
-          </EmptyState.Actions>
-        </EmptyState>
+        <NoFarmState />
       </Stack>
     );
   }
