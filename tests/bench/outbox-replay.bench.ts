@@ -3,7 +3,7 @@
  * (playwright-core, /usr/bin/chromium) against a server (PGlite) serving the built console (E2E_DIST or dist;
  * skipped with a message when there is none). A page logged in on a 360 px phone goes offline; 1,000 note
  * entries (as the miner card queues them: POST /api/miner/notes, client UUIDv7 = note id = Idempotency-Key)
- * are written into its IndexedDB outbox; the page goes online and the replayer sends them one at a time in
+ * are written into its IndexedDB outbox (the page is the technician's app, /field, where a phone lands); the page goes online and the replayer sends them one at a time in
  * creation order. Figures: wall time from `online` to an empty outbox, entries per second, then the same 1,000
  * entries forced through the replay again (every one answered from the idempotency store), and the server's
  * count: notes stored, distinct ids, duplicates (must be 0).
@@ -58,7 +58,10 @@ export async function run(): Promise<void> {
     await page.locator('input[name="user"]').fill(USER.user);
     await page.locator('input[name="password"]').fill(USER.password);
     await page.getByTestId('login-submit').click();
-    await page.getByTestId('app-shell').waitFor({ timeout: 60_000 });
+    // A phone with a farm lands on the technician's app (/field, a page load of its own: menu-route.tsx), where the
+    // miner card queues its notes; its outbox is the one measured.
+    await page.waitForURL('**/field**', { timeout: 60_000 });
+    await page.locator('.hf-app').waitFor({ timeout: 60_000 });
     await page.getByTestId('outbox-indicator').first().waitFor({ timeout: 30_000 });
 
     const created = Date.now() - 60_000;
