@@ -18,12 +18,12 @@
  * old one; a 4xx means nothing was applied); a failed one keeps its key (it may have been applied).
  */
 import Dexie from 'dexie';
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
 import { declareOfflineSchema } from './collections';
 import { reportNetworkFailure, reportServerAnswer, subscribeServerReachable } from './connectivity';
 import { type OutboxEntry, type OutboxError, offlineDb } from './db';
 import { isOwnEntry, outboxUser, subscribeOutboxUser, useOutboxUser } from './outbox-user';
+import { useThrottledQuery } from './throttled-query';
 import { uuid7 } from './uuid7';
 
 /** Background Sync tag registered by the page and handled by sw.ts. */
@@ -486,10 +486,13 @@ export async function outboxCounts(user: string | null = outboxUser()): Promise<
   return counts;
 }
 
-/** Live counts of the current user's entries: pending (incl. sending), failed (waiting for a retry), dead (needs the user). */
+/**
+ * Live counts of the current user's entries: pending (incl. sending), failed (waiting for a retry), dead (needs the
+ * user). Like the outbox's other views, re-read at most 4 times a second while the outbox changes (throttled-query.ts).
+ */
 export function useOutboxCounts(): OutboxCounts {
   const user = useOutboxUser();
-  return useLiveQuery(() => outboxCounts(user), [user], ZERO);
+  return useThrottledQuery(offlineDb, 'outbox', () => outboxCounts(user), [user], ZERO);
 }
 
 export interface OutboxView {
@@ -502,20 +505,28 @@ export interface OutboxView {
 /** What the outbox views list, from one read of the outbox; undefined while loading. */
 export function useOutboxView(): OutboxView | undefined {
   const user = useOutboxUser();
-  return useLiveQuery(async () => {
-    const view: OutboxView = { entries: [], others: 0 };
-    for (const e of await offlineDb().outbox.orderBy('created').toArray()) {
-      if (isOwnEntry(e, user)) view.entries.push(e);
-      else view.others++;
-    }
-    return view;
-  }, [user]);
+  return useThrottledQuery<OutboxView | undefined>(
+    offlineDb,
+    'outbox',
+    async () => {
+      const view: OutboxView = { entries: [], others: 0 };
+      for (const e of await offlineDb().outbox.orderBy('created').toArray()) {
+        if (isOwnEntry(e, user)) view.entries.push(e);
+        else view.others++;
+      }
+      return view;
+    },
+    [user],
+    undefined,
+  );
 }
 
 /** The current user's not-yet-applied entries of one miner (body.ip), oldest first, for the card's optimistic display. */
 export function usePendingForMiner(agentKey: string, ip: string): OutboxEntry[] {
   const user = useOutboxUser();
-  return useLiveQuery(
+  return useThrottledQuery(
+    offlineDb,
+    'outbox',
     async () => {
       const rows = await offlineDb().outbox.where('agentKey').equals(agentKey).toArray();
       return rows.filter((e) => isOwnEntry(e, user) && (e.body as { ip?: unknown } | null)?.ip === ip).sort((a, b) => a.created - b.created);
