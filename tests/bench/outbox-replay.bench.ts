@@ -5,7 +5,8 @@
  * entries (as the miner card queues them: POST /api/miner/notes, client UUIDv7 = note id = Idempotency-Key)
  * are written into its IndexedDB outbox (the page is the technician's app, /field, where a phone lands); the page goes online and the replayer sends them one at a time in
  * creation order. Figures: wall time from `online` to an empty outbox, entries per second, then the same 1,000
- * entries forced through the replay again (every one answered from the idempotency store), and the server's
+ * entries forced through the replay again (every one answered from the idempotency store), once more with the
+ * field app's sync panel open (its list of waiting changes on screen, as when a technician watches it drain), and the server's
  * count: notes stored, distinct ids, duplicates (must be 0).
  */
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -134,6 +135,10 @@ export async function run(): Promise<void> {
 
     const first = await replay();
     const again = await replay();
+    // The technician watching it drain: the sync panel open, its list of waiting changes on screen.
+    await page.getByTestId('outbox-indicator').first().click();
+    await page.getByTestId('outbox-pending-list').waitFor({ timeout: 30_000 });
+    const watched = await replay();
     const list = await admin.must<{ list: { id: string }[]; total: number }>('GET', `/api/miner/notes?agentKey=${AGENT_KEY}&ip=${ip}&page=1&pageSize=1000`);
     admin.close();
     const distinct = new Set(list.list.map((n) => n.id)).size;
@@ -143,6 +148,7 @@ export async function run(): Promise<void> {
     printTable(`(h) Outbox replay in Chromium: ${ENTRIES.toLocaleString('en-US')} note entries, POST /api/miner/notes one at a time, PGlite server`, {
       'first replay': { time: ms(first), rate: `${Math.round((ENTRIES / first) * 1000)} entries/s`, detail: 'online → outbox empty' },
       'forced replay of the same entries': { time: ms(again), rate: `${Math.round((ENTRIES / again) * 1000)} entries/s`, detail: 'every answer replayed from the idempotency store' },
+      'the same, sync panel open': { time: ms(watched), rate: `${Math.round((ENTRIES / watched) * 1000)} entries/s`, detail: 'its list of waiting changes on screen' },
       server: { time: '', rate: `${list.total} notes stored, ${distinct} distinct, ${missing} missing`, detail: `duplicates ${duplicates} (must be 0)` },
     });
     if (pageErrors.length) console.log(`Page errors: ${pageErrors.join('; ')}`);
