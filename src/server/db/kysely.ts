@@ -103,10 +103,13 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl: string 
     const dir = path.join(opts.dataDir, 'pglite');
     await fs.mkdir(dir, { recursive: true });
     if (!(await exists(path.join(dir, 'PG_VERSION')))) {
-      // Creating the cluster grows PGlite's WebAssembly memory to ~630 MB, and a WebAssembly memory never shrinks: a
-      // new installation's server kept ~850 MB RSS until its first restart. The instance that created it is closed
-      // and dropped, and the server runs on a fresh one (~200 MB, as after any restart; ~0.2 s more, once).
+      // Creating the cluster leaves ~430 MB of buffers (external memory) that only a full garbage collection frees,
+      // and a quiet server may not run one for a long time: a new installation's server (and the demo's first run)
+      // held ~850 MB RSS. So the instance that created it is closed and, once its last work has run, the server
+      // opens a fresh one, whose own allocation makes V8 collect them (~200 MB external, as after any restart; ~0.2 s
+      // more, once). Without the pause the collection sometimes came before the closed instance let go of them.
       await (await PGlite.create(dir)).close();
+      await new Promise((r) => setTimeout(r, 50));
     }
     opened = pgliteDatabase(await PGlite.create(dir));
   }
