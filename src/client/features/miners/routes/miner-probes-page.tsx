@@ -38,7 +38,7 @@ export function MinerProbesPage() {
 
   let body;
   if (!agentKey) {
-    body = <NoFarmState />;
+    body = <NoFarmState help={t('probes.noFarmHelp')} />;
   } else if (list.isPending) {
     body = (
       <Center mih={300} data-testid="probes-loading">
