@@ -3,7 +3,7 @@
  * Migrations (db/migrations, YYYYMMDDHHmm_verb_thing.ts) run at start through Kysely's migrator.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -89,20 +89,13 @@ function preparePrefixed(client: pg.PoolClient): void {
   };
 }
 
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 export async function openDatabase(opts: { dataDir: string; databaseUrl: string | null }): Promise<OpenedDatabase> {
   let opened: OpenedDatabase;
   if (opts.databaseUrl) opened = postgresDatabase(opts.databaseUrl);
   else {
     const dir = path.join(opts.dataDir, 'pglite');
     await fs.mkdir(dir, { recursive: true });
-    if (!(await exists(path.join(dir, 'PG_VERSION')))) {
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) {
       // Creating the cluster leaves ~430 MB of buffers (external memory) that only a full garbage collection frees,
       // and a quiet server may not run one for a long time: a new installation's server (and the demo's first run)
       // held ~850 MB RSS. So the instance that created it is closed and, once its last work has run, the server

@@ -18,7 +18,7 @@
  * old one; a 4xx means nothing was applied); a failed one keeps its key (it may have been applied).
  */
 import Dexie from 'dexie';
-import { useSyncExternalStore } from 'react';
+import { type DependencyList, useSyncExternalStore } from 'react';
 import { declareOfflineSchema } from './collections';
 import { reportNetworkFailure, reportServerAnswer, subscribeServerReachable } from './connectivity';
 import { type OutboxEntry, type OutboxError, offlineDb } from './db';
@@ -474,6 +474,11 @@ export interface OutboxCounts {
 
 const ZERO: OutboxCounts = { pending: 0, failed: 0, dead: 0 };
 
+/** A live query of the outbox, re-read at most 4 times a second while it changes (throttled-query.ts). */
+function useOutboxQuery<T>(query: () => Promise<T>, deps: DependencyList, initial: T): T {
+  return useThrottledQuery(offlineDb, 'outbox', query, deps, initial);
+}
+
 /** The current user's entries by state (outbox-user.ts): what they can send, retry, edit or discard. */
 export async function outboxCounts(user: string | null = outboxUser()): Promise<OutboxCounts> {
   const counts = { ...ZERO };
@@ -486,13 +491,10 @@ export async function outboxCounts(user: string | null = outboxUser()): Promise<
   return counts;
 }
 
-/**
- * Live counts of the current user's entries: pending (incl. sending), failed (waiting for a retry), dead (needs the
- * user). Like the outbox's other views, re-read at most 4 times a second while the outbox changes (throttled-query.ts).
- */
+/** Live counts of the current user's entries: pending (incl. sending), failed (waiting for a retry), dead (needs the user). */
 export function useOutboxCounts(): OutboxCounts {
   const user = useOutboxUser();
-  return useThrottledQuery(offlineDb, 'outbox', () => outboxCounts(user), [user], ZERO);
+  return useOutboxQuery(() => outboxCounts(user), [user], ZERO);
 }
 
 export interface OutboxView {
@@ -505,9 +507,7 @@ export interface OutboxView {
 /** What the outbox views list, from one read of the outbox; undefined while loading. */
 export function useOutboxView(): OutboxView | undefined {
   const user = useOutboxUser();
-  return useThrottledQuery<OutboxView | undefined>(
-    offlineDb,
-    'outbox',
+  return useOutboxQuery<OutboxView | undefined>(
     async () => {
       const view: OutboxView = { entries: [], others: 0 };
       for (const e of await offlineDb().outbox.orderBy('created').toArray()) {
@@ -524,9 +524,7 @@ export function useOutboxView(): OutboxView | undefined {
 /** The current user's not-yet-applied entries of one miner (body.ip), oldest first, for the card's optimistic display. */
 export function usePendingForMiner(agentKey: string, ip: string): OutboxEntry[] {
   const user = useOutboxUser();
-  return useThrottledQuery(
-    offlineDb,
-    'outbox',
+  return useOutboxQuery(
     async () => {
       const rows = await offlineDb().outbox.where('agentKey').equals(agentKey).toArray();
       return rows.filter((e) => isOwnEntry(e, user) && (e.body as { ip?: unknown } | null)?.ip === ip).sort((a, b) => a.created - b.created);
