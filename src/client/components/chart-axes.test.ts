@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate } from '@shared/format/date';
-import { timeLabels, timeRange, valueRange } from './chart-axes';
+import { showPoints, timeLabels, timeRange, valueRange } from './chart-axes';
 
 describe('chart axis ranges', () => {
   it('shows the whole window up to now, whatever the points cover', () => {
@@ -22,6 +22,21 @@ describe('chart axis ranges', () => {
     expect((lo + hi) / 2).toBe(65);
     expect(valueRange(0, 0, false)).toEqual([-0.5, 0.5]);
     expect(valueRange(40, 80, false)).toEqual([36, 84]);
+  });
+});
+
+describe('points of a series', () => {
+  it('are drawn when a line would be too short to see, or when they are spaced out, and not on a dense line', () => {
+    // a farm's first three minutes on a 24-hour chart 1,000 px wide: three points within 2 px at the right end
+    expect(showPoints(3, 2, 6)).toBe(true);
+    // one point: no line at all
+    expect(showPoints(1, 0, 6)).toBe(true);
+    // an hour of minutes on the dashboard's hour chart: 60 points over 1,000 px
+    expect(showPoints(60, 1000, 6)).toBe(true);
+    // an hour of minutes on the 24-hour chart (~42 px) and a full day (1,440 over 1,000 px): the line alone
+    expect(showPoints(60, 42, 6)).toBe(false);
+    expect(showPoints(1440, 1000, 6)).toBe(false);
+    expect(showPoints(0, 0, 6)).toBe(false);
   });
 });
 

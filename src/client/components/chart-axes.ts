@@ -13,6 +13,17 @@ export function valueRange(min: number | null, max: number | null, zero: boolean
   return [mid - least / 2, mid + least / 2];
 }
 
+/**
+ * Whether a series' points are drawn as dots: when its `count` points in view are at least `space` px apart on average
+ * over the `extent` px from the first to the last (uPlot's own rule), or when that extent is too short to see a line
+ * (under `space` × 2 px). Without the second case a farm that had reported for a few minutes showed an empty 24-hour
+ * chart: its few points lie within two pixels at the right end.
+ */
+export function showPoints(count: number, extent: number, space: number): boolean {
+  if (count <= 0) return false;
+  return count * space <= extent || extent < space * 2;
+}
+
 /** The time axis' range: the last `span` seconds up to now (or to the last point, if later). */
 export function timeRange(x: readonly number[], span: number, nowSec = Date.now() / 1000): [number, number] {
   const end = Math.max(nowSec, x.length ? x[x.length - 1]! : nowSec);

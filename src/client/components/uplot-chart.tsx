@@ -5,7 +5,8 @@
  * The time axis spans the chart's window (the last hour, day, 30 days … up to now) whatever the points cover: a farm
  * that started reporting a minute ago shows one point at the right end of its hour, not an axis stretched around
  * that point into years. A value axis never repeats a label: a flat series (every miner steady) gets a range wide
- * enough for distinct ticks, and counts and hashrates start at 0.
+ * enough for distinct ticks, and counts and hashrates start at 0. A series whose points in view lie too close together
+ * to show a line (a farm's first minutes on a 24-hour or 30-day chart) is drawn with its points (showPoints).
  */
 import { useEffect, useRef } from 'react';
 import { Box } from '@mantine/core';
@@ -13,7 +14,21 @@ import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatDate } from '@shared/format/date';
-import { timeLabels, timeRange, valueRange } from './chart-axes';
+import { showPoints, timeLabels, timeRange, valueRange } from './chart-axes';
+
+/** Space between points (CSS px) from which a series is drawn with its points, and their diameter. */
+const POINT_SPACE = 6;
+const POINT_SIZE = 6;
+
+/** uPlot's `points.show` (showPoints): the extent is measured between the first and the last point in view, in CSS px. */
+function pointsShow(u: uPlot): boolean {
+  const x = u.series[0];
+  const xs = u.data[0];
+  const [i0, i1] = x?.idxs ?? [0, -1];
+  if (!x || i1 < i0) return false;
+  const extent = Math.abs(u.valToPos(xs[i1]!, 'x') - u.valToPos(xs[i0]!, 'x'));
+  return showPoints(i1 - i0 + 1, extent, POINT_SPACE);
+}
 
 export interface ChartSeries {
   label: string;
@@ -80,6 +95,7 @@ export function UplotChart({ x, series, axes, valueFormat, height = 260, testId,
             width: 2,
             scale: s.scale ?? 'y',
             spanGaps: false,
+            points: { show: pointsShow, size: POINT_SIZE, space: POINT_SPACE },
             ...(s.fill ? { fill: `${s.color}22` } : {}),
             ...(s.dash ? { dash: [6, 4] } : {}),
             value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '-' : fmt ? fmt(v) : String(v)),
