@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate } from '@shared/format/date';
-import { showPoints, timeLabels, timeRange, valueRange } from './chart-axes';
+import { showPoints, timeLabels, timeRange, valueRange, withGaps } from './chart-axes';
 
 describe('chart axis ranges', () => {
   it('shows the whole window up to now, whatever the points cover', () => {
@@ -37,6 +37,34 @@ describe('points of a series', () => {
     expect(showPoints(60, 42, 6)).toBe(false);
     expect(showPoints(1440, 1000, 6)).toBe(false);
     expect(showPoints(0, 0, 6)).toBe(false);
+  });
+});
+
+describe('gaps in a series', () => {
+  it('breaks the line where the points stop for more than three usual steps, and only there', () => {
+    // minutes 0–4, an outage, minutes 20–22
+    const x = [0, 60, 120, 180, 240, 1200, 1260, 1320];
+    const got = withGaps(x, [[1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, null]]);
+    expect(got.x).toEqual([0, 60, 120, 180, 240, 300, 1200, 1260, 1320]);
+    expect(got.columns).toEqual([
+      [1, 2, 3, 4, 5, null, 6, 7, 8],
+      [9, 9, 9, 9, 9, null, 9, 9, null],
+    ]);
+  });
+
+  it('follows the poll interval of the farm, and lets a late or skipped reading pass', () => {
+    // a reading every 5 minutes, one skipped (10 minutes), then an hour without
+    const x = [0, 300, 600, 1200, 1500, 5100, 5400];
+    const got = withGaps(x, [x.map(() => 1)]);
+    expect(got.x).toEqual([0, 300, 600, 1200, 1500, 1800, 5100, 5400]);
+    expect(got.columns[0]!.filter((v) => v === null)).toHaveLength(1);
+  });
+
+  it('returns fewer than three points, and evenly spaced ones, as they are', () => {
+    expect(withGaps([0, 86_400], [[1, 2]])).toEqual({ x: [0, 86_400], columns: [[1, 2]] });
+    expect(withGaps([], [[]])).toEqual({ x: [], columns: [[]] });
+    const even = [0, 3600, 7200, 10_800];
+    expect(withGaps(even, [[1, 2, 3, 4]]).x).toEqual(even);
   });
 });
 

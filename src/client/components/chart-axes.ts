@@ -24,6 +24,35 @@ export function showPoints(count: number, extent: number, space: number): boolea
   return count * space <= extent || extent < space * 2;
 }
 
+/** How many usual steps between two points make a gap in the line (one late or skipped reading does not). */
+export const GAP_STEPS = 3;
+
+/**
+ * The series with a gap (null) where the points stop for a while: an agent or server outage, a miner off, a farm that
+ * stopped reporting. The API answers only the minutes, hours or days it has readings for, and uPlot joins any two
+ * points it is given, so an outage of an hour was drawn as a straight line through it, as if there had been data.
+ * "A while" is more than GAP_STEPS times the series' usual step (the median distance between its points), whatever the
+ * farm's poll interval. With fewer than 3 points there is no usual step: they are returned as they are.
+ */
+export function withGaps(x: readonly number[], columns: readonly (readonly (number | null)[])[]): { x: number[]; columns: (number | null)[][] } {
+  if (x.length < 3) return { x: [...x], columns: columns.map((c) => [...c]) };
+  const steps: number[] = [];
+  for (let i = 1; i < x.length; i++) steps.push(x[i]! - x[i - 1]!);
+  steps.sort((a, b) => a - b);
+  const usual = steps[Math.floor(steps.length / 2)]!;
+  const outX: number[] = [];
+  const outColumns: (number | null)[][] = columns.map(() => []);
+  for (let i = 0; i < x.length; i++) {
+    if (i > 0 && usual > 0 && x[i]! - x[i - 1]! > usual * GAP_STEPS) {
+      outX.push(x[i - 1]! + usual);
+      for (const c of outColumns) c.push(null);
+    }
+    outX.push(x[i]!);
+    columns.forEach((c, k) => outColumns[k]!.push(c[i] ?? null));
+  }
+  return { x: outX, columns: outColumns };
+}
+
 /** The time axis' range: the last `span` seconds up to now (or to the last point, if later). */
 export function timeRange(x: readonly number[], span: number, nowSec = Date.now() / 1000): [number, number] {
   const end = Math.max(nowSec, x.length ? x[x.length - 1]! : nowSec);

@@ -6,7 +6,8 @@
  * that started reporting a minute ago shows one point at the right end of its hour, not an axis stretched around
  * that point into years. A value axis never repeats a label: a flat series (every miner steady) gets a range wide
  * enough for distinct ticks, and counts and hashrates start at 0. A series whose points in view lie too close together
- * to show a line (a farm's first minutes on a 24-hour or 30-day chart) is drawn with its points (showPoints).
+ * to show a line (a farm's first minutes on a 24-hour or 30-day chart) is drawn with its points (showPoints). Where the
+ * points stop for a while (an outage, a miner off) the line is broken, not drawn through the time without data (withGaps).
  */
 import { useEffect, useRef } from 'react';
 import { Box } from '@mantine/core';
@@ -14,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatDate } from '@shared/format/date';
-import { showPoints, timeLabels, timeRange, valueRange } from './chart-axes';
+import { showPoints, timeLabels, timeRange, valueRange, withGaps } from './chart-axes';
 
 /** Space between points (CSS px) from which a series is drawn with its points, and their diameter. */
 const POINT_SPACE = 6;
@@ -118,7 +119,8 @@ export function UplotChart({ x, series, axes, valueFormat, height = 260, testId,
         })),
       ],
     };
-    const plot = new uPlot(opts, [x, ...series.map((s) => s.values)] as uPlot.AlignedData, el);
+    const data = withGaps(x, series.map((s) => s.values));
+    const plot = new uPlot(opts, [data.x, ...data.columns] as uPlot.AlignedData, el);
     let observer: ResizeObserver | null = null;
     if (typeof ResizeObserver !== 'undefined') {
       observer = new ResizeObserver(() => plot.setSize({ width: width(), height }));
