@@ -16,6 +16,7 @@ import { useFarmInfo, useNucStatus } from '@client/lib/farm-queries';
 import { NUC_LEVEL_COLOR, nucLevel } from '@client/lib/nuc-status';
 import { useCurrentUser, useFarmOptions, usePermissions, useSelfManage } from '@client/lib/session-api';
 import { useShellActions } from '@client/lib/shell-actions';
+import { AgentOfflineNotice } from '@client/components/agent-offline-notice';
 import { MenuIcon } from '@client/components/menu-icon';
 import { PageLoading } from '@client/components/page-loading';
 import { formatNumber } from '@shared/format/number';
@@ -222,6 +223,7 @@ export function DashboardPage() {
       </Group>
 
       {neverConnected && <ConnectAgentCard agentKey={agentKey} canOpenSettings={perms.has(PERMISSION.farmSettings)} />}
+      <AgentOfflineNotice />
 
       {perms.has(PERMISSION.miners) ? (
         <MinerFigures agentKey={agentKey} />

@@ -12,6 +12,7 @@ import { formatHashrate, formatHashrateTicks } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
 import { FARM_SERIES_RANGES, type FarmSeriesRange } from '@shared/schemas/miner';
 import { useFarmSeries, useIndexStat } from '../api/miners-api';
+import { AgentOfflineNotice } from '@client/components/agent-offline-notice';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
@@ -130,6 +131,7 @@ export function HashrateOverviewPage() {
           </Button>
         }
       />
+      <AgentOfflineNotice />
       {index.isError && !s && (
         <Alert color="red" data-testid="index-stat-error">
           {t('overview.failed')}

@@ -21,6 +21,7 @@ import { getAllMatchingMiners, useMinerList, useMinerStat } from '../api/miners-
 import { BatchOperationsBar } from '../components/batch-operations-bar';
 import { MinerCounters } from '../components/miner-counters';
 import { MinerFilterBar } from '../components/miner-filter-bar';
+import { AgentOfflineNotice } from '@client/components/agent-offline-notice';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { type ExportFormat, exportMiners } from '../lib/export-miners';
@@ -173,6 +174,7 @@ function MinerList({ agentKey }: { agentKey: string }) {
           </Button>
         }
       />
+      <AgentOfflineNotice />
       <MinerCounters stat={stat.data} loading={stat.isPending} error={stat.isError} filter={filter} onFilter={setFilter} />
       <MinerFilterBar agentKey={agentKey} filter={filter} onChange={setFilter} />
       {list.isError && list.data && (
