@@ -2,8 +2,9 @@
  * Dashboard end to end: a farm of 60 miners uploaded through the agent uplink (two cycles) — on a desktop the
  * counters, the hashrate chart with its three ranges, the today / 3 days / 1 week panels, temperatures and top
  * faults (a fault opens the miner list filtered by it), the NUC card; a failing summary shows the error state and
- * recovers on retry; a member of a farm without miners sees the "add scan IP ranges" empty state; on a 360 px
- * phone the panels stack and the chart fits without sideways scrolling.
+ * recovers on retry; a member of a farm without miners sees the "add scan IP ranges" empty state; a farm whose agent
+ * went quiet says so above its figures (dashboard, miner list, hashrate overview); on a 360 px phone the panels stack
+ * and the chart fits without sideways scrolling.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,10 +12,13 @@ import { type SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { minerSnapshot, uploadBatch } from '../support/miner-snapshots';
 import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { setFarmLastOnline } from '../support/e2e-seed';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'dash-farm';
 const EMPTY = 'dash-empty';
+/** A farm whose agent reported once and then went quiet (10 minutes ago). */
+const QUIET = 'dash-quiet';
 const COUNT = 60;
 
 let server: E2EServer;
@@ -31,10 +35,10 @@ function reading(i: number, takenAt: string): MinerSnapshot {
   return s;
 }
 
-async function upload(secret: string, seq: number, takenAt: string): Promise<MinerSnapshot[]> {
+async function upload(secret: string, seq: number, takenAt: string, farm = FARM): Promise<MinerSnapshot[]> {
   const snapshots = Array.from({ length: COUNT }, (_, i) => reading(i, takenAt));
   const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: seq, cycleStartedAt: takenAt, cycleDurationMs: 9000, snapshots };
-  await uploadBatch(server.url, FARM, secret, batch);
+  await uploadBatch(server.url, farm, secret, batch);
   return snapshots;
 }
 
@@ -43,7 +47,10 @@ beforeAll(async () => {
   api = await setupAdmin(server.url);
   const { secret } = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Dashboard farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false });
   await api.post('/api/agent/createv2', { agentName: 'Empty farm', agentKey: EMPTY, noticeEmails: '', agentAddr: '', selfManaged: false });
+  const quiet = await api.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Quiet farm', agentKey: QUIET, noticeEmails: '', agentAddr: '', selfManaged: false });
   const now = Date.now();
+  await upload(quiet.secret, 1, new Date(now - 600_000).toISOString(), QUIET);
+  await setFarmLastOnline(server, QUIET, new Date(now - 600_000));
   await upload(secret, 1, new Date(now - 120_000).toISOString());
   snaps = await upload(secret, 2, new Date(now - 60_000).toISOString());
   // A member of the empty farm only, who may edit its scan IP ranges.
@@ -141,6 +148,34 @@ describe('dashboard at 1440 px', () => {
       await fresh.close();
     }
     expect(errors).toEqual([]);
+  }, 120_000);
+});
+
+describe('a farm whose agent went quiet', () => {
+  it('says above its figures that they are not live, on the dashboard, the miner list and the hashrate overview', async () => {
+    const context = await newContext(browser, server.url, { viewport: 'desktop' });
+    try {
+      const page = await context.newPage();
+      const errors = trackPageErrors(page);
+      await loginUi(page);
+      await openDashboard(page, QUIET);
+      const notice = page.getByTestId('agent-offline-notice');
+      await notice.waitFor();
+      expect(await notice.innerText()).toContain("The farm's agent is not reporting");
+      expect(await notice.innerText()).toContain('not live');
+      await page.getByTestId('dashboard-count-online').waitFor();
+      for (const path of ['/device/miner', '/device/hash']) {
+        await page.goto(path);
+        await notice.waitFor();
+      }
+      // the farm whose agent reports: no notice once its figures are shown
+      await openDashboard(page, FARM);
+      await page.getByTestId('nuc-card').getByTestId('dashboard-nuc-state').filter({ hasText: 'Online' }).waitFor();
+      expect(await notice.count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }, 120_000);
 });
 
