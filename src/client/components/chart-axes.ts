@@ -28,11 +28,11 @@ export function showPoints(count: number, extent: number, space: number): boolea
 export const GAP_STEPS = 3;
 
 /**
- * The series with a gap (null) where the points stop for a while: an agent or server outage, a miner off, a farm that
- * stopped reporting. The API answers only the minutes, hours or days it has readings for, and uPlot joins any two
- * points it is given, so an outage of an hour was drawn as a straight line through it, as if there had been data.
- * "A while" is more than GAP_STEPS times the series' usual step (the median distance between its points), whatever the
- * farm's poll interval. With fewer than 3 points there is no usual step: they are returned as they are.
+ * The series with a gap (null) where the points stop for a while: an outage of the agent, the server or the farm's
+ * network. The API answers only the minutes, hours or days it has readings for, and uPlot joins any two points it is
+ * given, so an outage of an hour was drawn as a straight line through it, as if there had been data. "A while" is more
+ * than GAP_STEPS times the series' usual step (the median distance between its points), whatever the farm's poll
+ * interval. With fewer than 3 points there is no usual step: they are returned as they are.
  */
 export function withGaps(x: readonly number[], columns: readonly (readonly (number | null)[])[]): { x: number[]; columns: (number | null)[][] } {
   if (x.length < 3) return { x: [...x], columns: columns.map((c) => [...c]) };

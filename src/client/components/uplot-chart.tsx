@@ -6,8 +6,9 @@
  * that started reporting a minute ago shows one point at the right end of its hour, not an axis stretched around
  * that point into years. A value axis never repeats a label: a flat series (every miner steady) gets a range wide
  * enough for distinct ticks, and counts and hashrates start at 0. A series whose points in view lie too close together
- * to show a line (a farm's first minutes on a 24-hour or 30-day chart) is drawn with its points (showPoints). Where the
- * points stop for a while (an outage, a miner off) the line is broken, not drawn through the time without data (withGaps).
+ * to show a line (a farm's first minutes on a 24-hour or 30-day chart) is drawn with its points (showPoints). Where
+ * the points stop for a while (an outage of the agent or the server) the line is broken, not drawn through the time
+ * without data (withGaps).
  */
 import { useEffect, useRef } from 'react';
 import { Box } from '@mantine/core';
