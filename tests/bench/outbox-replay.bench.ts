@@ -3,11 +3,11 @@
  * (playwright-core, /usr/bin/chromium) against a server (PGlite) serving the built console (E2E_DIST or dist;
  * skipped with a message when there is none). A page logged in on a 360 px phone goes offline; 1,000 note
  * entries (as the miner card queues them: POST /api/miner/notes, client UUIDv7 = note id = Idempotency-Key)
- * are written into its IndexedDB outbox (the page is the technician's app, /field, where a phone lands); the page goes online and the replayer sends them one at a time in
- * creation order. Figures: wall time from `online` to an empty outbox, entries per second, then the same 1,000
- * entries forced through the replay again (every one answered from the idempotency store), once more with the
- * field app's sync panel open (its list of waiting changes on screen, as when a technician watches it drain), and the server's
- * count: notes stored, distinct ids, duplicates (must be 0).
+ * are written into its IndexedDB outbox (the page is the technician's app, /field, where a phone lands); the page
+ * goes online and the replayer sends them one at a time in creation order. Figures: wall time from `online` to an
+ * empty outbox, entries per second, then the same 1,000 entries forced through the replay again (every one answered
+ * from the idempotency store), once more with the field app's sync panel open (its list of waiting changes on screen,
+ * as when a technician watches it drain), and the server's count: notes stored, distinct ids, duplicates (must be 0).
  */
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
