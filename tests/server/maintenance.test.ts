@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@server/config';
-import { runMaintenance } from '@server/jobs/maintenance';
+import { SLOW_ANALYZE, analyzeTables, runMaintenance } from '@server/jobs/maintenance';
 import { PRUNE_LIMITS, UPLOAD_RECORD_DAYS, pruneHistory } from '@server/jobs/prune-history';
 import type { OpenedDatabase } from '@server/db/kysely';
 import { openTestDatabase } from './harness';
@@ -27,6 +27,22 @@ describe('maintenance', () => {
     await runMaintenance(db);
     const stats = await sql<{ n: number }>`select reltuples::int as n from pg_class where relname = 'miners'`.execute(db);
     expect(stats.rows[0]!.n).toBe(500);
+  });
+
+  it('analyses table by table: the big upload tables at most hourly, every other table with every run', async () => {
+    const db = opened.db;
+    const t0 = Date.now() + 86_400_000; // after the run of the test before (a day later: the slow tables are due)
+    const first = await analyzeTables(db, t0);
+    expect(first).toEqual(expect.arrayContaining(['miners', 'miner_stats_hour', 'farms', 'sessions']));
+    const minerStats = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stats where tablename = 'miners'`.execute(db)).rows[0]!.n;
+    expect(await minerStats()).toBeGreaterThan(10); // the planner's column statistics of miners
+    // Ten minutes later: the same tables but the slow ones.
+    const later = await analyzeTables(db, t0 + 600_000);
+    expect(later).toEqual(first.filter((t) => !SLOW_ANALYZE.includes(t)));
+    expect(later).toContain('farms');
+    // An hour after the first: all of them again; forced: all of them at once.
+    expect(await analyzeTables(db, t0 + 3_600_000)).toEqual(first);
+    expect(await analyzeTables(db, t0 + 3_600_001, true)).toEqual(first);
   });
 
   it('deletes history past its retention and keeps the rest (farm minutes, farm hours, miner hours); at most every 6 hours', async () => {

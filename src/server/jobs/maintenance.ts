@@ -26,7 +26,27 @@ export async function runMaintenance(db: DB, retention: HistoryRetention = DEFAU
   await pruneSyncTombstones(db);
   await pruneHistory(db, retention);
   await sql`vacuum miners, miner_stats_hour, farm_stats_minute`.execute(db);
-  await sql`analyze`.execute(db);
+  await analyzeTables(db);
+}
+
+/** Tables analysed at most every ANALYZE_SLOW_EVERY_MS (see the file comment); every other table, with every run. */
+export const SLOW_ANALYZE: readonly string[] = ['miners', 'miner_stats_hour'];
+const ANALYZE_SLOW_EVERY_MS = 3_600_000;
+const lastSlowAnalyze = new WeakMap<DB, number>();
+
+/** Analyses the schema's tables one statement each; the slow ones only when due (or `force`). Answers the tables analysed. */
+export async function analyzeTables(db: DB, now = Date.now(), force = false): Promise<string[]> {
+  const last = lastSlowAnalyze.get(db);
+  const slowDue = force || last === undefined || now - last >= ANALYZE_SLOW_EVERY_MS;
+  if (slowDue) lastSlowAnalyze.set(db, now);
+  const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`.execute(db);
+  const done: string[] = [];
+  for (const { name } of rows) {
+    if (!slowDue && SLOW_ANALYZE.includes(name)) continue;
+    await sql`analyze ${sql.table(name)}`.execute(db);
+    done.push(name);
+  }
+  return done;
 }
 
 export function startMaintenance(db: DB, log: FastifyBaseLogger, retention: HistoryRetention, everyMs = 600_000): () => void {
