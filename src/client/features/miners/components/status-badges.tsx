@@ -1,4 +1,6 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '@shared/format/date';
 import type { MinerStatus } from '@shared/miner-labels';
 import type { FaultLabel, PoolStatus } from '@shared/schemas/miner-snapshot';
 import { useMinerLabels } from '../lib/use-miner-labels';
@@ -32,6 +34,24 @@ export function StatusBadges({ statuses }: { statuses: readonly MinerStatus[] })
     </Group>
   );
 }
+
+/**
+ * A miner that missed its last polls but is not yet offline (the farm's missed-poll limit: no false offline for one lost
+ * answer): still counted online, its figures those of its last reading — after a reboot, for a minute or two.
+ */
+export function NotAnsweringBadge({ missed, takenAt }: { missed: number; takenAt: string }) {
+  const { t } = useTranslation('miners');
+  return (
+    <Tooltip label={t('list.notAnsweringTip', { time: formatDate(takenAt) })} withArrow>
+      <Badge size="xs" variant="light" color="yellow" miw="max-content" data-status="not-answering">
+        {t('list.notAnswering', { count: missed })}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+/** Whether a miner missed its last polls while still counted online (NotAnsweringBadge). */
+export const notAnswering = (m: { online: boolean; missedPolls: number }): boolean => m.online && m.missedPolls > 0;
 
 export function FaultBadges({ labels }: { labels: readonly FaultLabel[] }) {
   const { label } = useMinerLabels();

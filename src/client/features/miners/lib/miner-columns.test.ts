@@ -33,6 +33,19 @@ describe('miner columns', () => {
     expect(column('rateIdeal').exportValue(offline)).toBe('234.00 TH/s');
   });
 
+  it('says a miner that missed its last polls, still counted online, is not answering — on screen and in an export', () => {
+    const tr = ((key: string, o?: { count?: number }) => (o?.count === undefined ? key : `${key}:${o.count}`)) as never;
+    const network = minerColumns(tr, (_kind, value) => `net.${value}`).find((c) => c.key === 'network')!;
+    const lagging = { ...online, network: 'online', missedPolls: 2, takenAt: '2026-11-24T02:54:47.000Z' } as MinerRow;
+    const answering = { ...lagging, missedPolls: 0 } as MinerRow;
+    const gone = { ...lagging, online: false, network: 'offline', missedPolls: 3 } as MinerRow;
+    expect([lagging, answering, gone].map((r) => network.exportValue(r))).toEqual(['list.notAnswering:2', 'net.online', 'net.offline']);
+    const badge = network.render?.(lagging, 0) as { props: { missed: number; takenAt: string } };
+    expect(badge.props).toEqual({ missed: 2, takenAt: '2026-11-24T02:54:47.000Z' });
+    // its figures are those of its last reading, shown as they are (it is online)
+    expect(LIVE.map((k) => column(k).render?.(lagging, 0))).toEqual(['237.92 TH/s', '236.10 TH/s', '101.7%']);
+  });
+
   it('gives the SN column room for a 17-character serial number', () => {
     // Up to ~177 px of text at 14 px sans-serif (the widest of 816 serial numbers, measured in Chromium), plus 2 × 10 px padding.
     expect(column('sn').width).toBe(SN_COLUMN_WIDTH);

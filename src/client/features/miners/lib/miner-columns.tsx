@@ -15,7 +15,7 @@ import { formatHashrate } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
 import { type MinerLabelKind, accidentText } from '@shared/miner-labels';
 import type { MinerRow } from '@shared/schemas/miner';
-import { FaultBadges, PoolStatusDot, StatusBadges } from '../components/status-badges';
+import { FaultBadges, NotAnsweringBadge, PoolStatusDot, StatusBadges, notAnswering } from '../components/status-badges';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from './format-miner';
 
 export type ExportCell = string | number | null;
@@ -134,10 +134,10 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     {
       key: 'network',
       title: t('columns.network'),
-      width: 100,
+      width: 130, // room for "No answer ×2" (NotAnsweringBadge), the widest in Russian
       sortable: true,
-      render: (r) => <StatusBadges statuses={[r.network]} />,
-      exportValue: (r) => label('network', r.network),
+      render: (r) => (notAnswering(r) ? <NotAnsweringBadge missed={r.missedPolls} takenAt={r.takenAt} /> : <StatusBadges statuses={[r.network]} />),
+      exportValue: (r) => (notAnswering(r) ? t('list.notAnswering', { count: r.missedPolls }) : label('network', r.network)),
     },
     hashrate('gHS5s', true),
     hashrate('gHS30m', true),

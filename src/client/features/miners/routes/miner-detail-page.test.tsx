@@ -109,6 +109,21 @@ describe('miner detail', () => {
     expect(screen.getByTestId('miner-pool-active').textContent).toBe('active');
   });
 
+  it('says a miner that missed its last polls is not answering, with the count and its last reading, and keeps its figures', async () => {
+    mount(miner(true, { missedPolls: 2 }));
+    const notice = await screen.findByTestId('miner-detail-not-answering');
+    expect(notice.textContent).toContain(`Not answering — last reading at ${formatDate(TAKEN_AT)}`);
+    expect(notice.textContent).toContain('(2 in a row)');
+    expect(screen.queryByTestId('miner-detail-offline')).toBeNull();
+    expect(live()).toEqual(['237.92 TH/s', '236.10 TH/s', '101.7%']);
+  });
+
+  it('shows no notice for an offline miner’s missed polls other than the offline one', async () => {
+    mount(miner(false, { missedPolls: 3 }));
+    await screen.findByTestId('miner-detail-offline');
+    expect(screen.queryByTestId('miner-detail-not-answering')).toBeNull();
+  });
+
   it('shows the customer, the zone path and the localised accident mark with its note', async () => {
     mount(miner(true, { customer: 'Acme "North"', zone: 'Hall A / Row 1 / Rack 2', zoneId: '12', accident: 'power-failure', accidentNote: 'breaker 3' }));
     const identity = await screen.findByTestId('miner-detail-identity');

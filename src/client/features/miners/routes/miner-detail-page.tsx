@@ -6,7 +6,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { accidentText } from '@shared/miner-labels';
 import { Alert, Badge, Button, Card, Center, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
+import { IconArrowLeft, IconPlugConnectedX, IconRefresh, IconWifiOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAgentKey } from '@client/lib/agent-key';
@@ -18,7 +18,7 @@ import { ApiError } from '@client/lib/api-client';
 import { useMinerDetail, useMinerHistory } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarmState } from '@client/components/no-farm-state';
-import { FaultBadges, StatusBadges } from '../components/status-badges';
+import { FaultBadges, StatusBadges, notAnswering } from '../components/status-badges';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
@@ -139,6 +139,11 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
       {!m.online && (
         <Alert color="gray" variant="light" icon={<IconPlugConnectedX size={18} />} title={t('detail.offline', { time: formatDate(m.takenAt) })} data-testid="miner-detail-offline">
           {t('detail.offlineHint')}
+        </Alert>
+      )}
+      {notAnswering(m) && (
+        <Alert color="yellow" variant="light" icon={<IconWifiOff size={18} />} title={t('detail.notAnswering', { time: formatDate(m.takenAt) })} data-testid="miner-detail-not-answering">
+          {t('detail.notAnsweringHint', { count: m.missedPolls })}
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
