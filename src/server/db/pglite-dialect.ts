@@ -98,38 +98,16 @@ class PGliteConnection implements DatabaseConnection {
   }
 }
 
-/**
- * At most this long the connection is handed from holder to holder without letting the event loop read the network.
- *
- * Everything PGlite does runs on this thread, and a query's promises settle as microtasks: without a pause, the requests
- * of one network read ran to their end one after the other before Node looked at its sockets again. A request that
- * came in meanwhile waited for all of them, then for every request read with it. Under 20 concurrent consoles on a
- * 100,000-miner farm (tests/bench/miner-list.bench.ts) the same few clients were served only every other round: half
- * their requests took ~70 ms where the others took ~35 ms. Returning to the event loop before a query once this much
- * time has passed since the last return lets new requests join the queue in arrival order. A return before every query
- * cost 8–10 % of the throughput; one every 5 ms cost nothing measurable. Measured, alternating runs: rows of the bench
- * over 50 ms at p95 went from 4 and 7 of 8 to 3 and 3 of 8, with p50 and requests/s the same within the runs' spread
- * (33–43 ms and 430–567/s before, 33–45 ms and 432–596/s after). The rows still over 50 ms stall all clients at once
- * (the data changed just before the first round; the two cores shared with the 20 clients), not a few of them.
- */
-const YIELD_EVERY_MS = 5;
-
 class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly releases = new WeakMap<DatabaseConnection, () => void>();
   private readonly conn: PGliteConnection;
-  /** When this driver last let the event loop run (performance.now()). */
-  private lastYield = 0;
   constructor(db: PGlite) {
     this.conn = new PGliteConnection(db);
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.mutex.lock();
-    if (performance.now() - this.lastYield > YIELD_EVERY_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      this.lastYield = performance.now();
-    }
     // One physical connection: hand out a fresh wrapper so each holder has its own release.
     const c = Object.create(this.conn) as PGliteConnection;
     this.releases.set(c, release);
