@@ -48,9 +48,22 @@ const embedded = new WeakSet<DB>();
 /** Whether `db` runs on the embedded PGlite, where every query waits for the one connection (and a transaction holds it). */
 export const isEmbedded = (db: DB): boolean => embedded.has(db);
 
+/** Per embedded instance: the one over the same PGlite whose work waits while the other's waits (inBackground). */
+const backgrounds = new WeakMap<DB, DB>();
+
+/**
+ * The instance for long work that should not hold up the console (an agent upload's chunks): on the embedded PGlite
+ * one whose turns on the connection come after every waiting request (pglite-dialect.ts, Gate); `db` itself on
+ * PostgreSQL, where each has a connection of its own.
+ */
+export const inBackground = (db: DB): DB => backgrounds.get(db) ?? db;
+
 export function pgliteDatabase(pglite: PGlite): OpenedDatabase {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   embedded.add(db);
+  const background = new Kysely<Database>({ dialect: new PGliteDialect(pglite, { background: true }) });
+  embedded.add(background);
+  backgrounds.set(db, background);
   return { db, kind: 'pglite', pglite, close: () => pglite.close() };
 }
 

@@ -56,7 +56,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
-import { type DB, isEmbedded } from '../../db/kysely';
+import { type DB, inBackground, isEmbedded } from '../../db/kysely';
 import { noteUpload } from './miner-stamps';
 import { STAT_HOUR_UPSERT } from './miner-stats';
 import { CHUNK, EMBEDDED_CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, preparedInLine, uploadHead } from './upload-prepare';
@@ -96,7 +96,7 @@ export async function ingestPrepared(db: DB, agentKey: string, head: UploadHead,
   // On PostgreSQL it does early what autovacuum would do; SKIP LOCKED: never wait for an autovacuum or another upload's vacuum.
   // miner_stats_hour is not rewritten by an upload any more (migration 202611230410: a row is written when its hour
   // closes; only a late reading updates one): the 10-minute maintenance vacuums it.
-  if (result.accepted > 0) await sql`vacuum (skip_locked) miners`.execute(db);
+  if (result.accepted > 0) await sql`vacuum (skip_locked) miners`.execute(inBackground(db));
   return result;
 }
 
@@ -142,7 +142,8 @@ async function applyBatch(db: DB, agentKey: string, head: UploadHead, chunks: As
       if (inFlight) await inFlight;
       if (opts.failAfterChunks !== undefined && n >= opts.failAfterChunks) throw new Error('ingest stopped (test)');
       inFlight = chunked
-        ? db.transaction().execute(async (trx) => {
+        ? // behind the console's waiting requests (pglite-dialect.ts, Gate): a request is not held up chunk after chunk
+          inBackground(db).transaction().execute(async (trx) => {
             // Another copy of this upload may have finished the batch meanwhile (and cleared its chunk marks): stop.
             if (await batchComplete(trx, agentKey, seq, 'share')) throw new BatchDone();
             await sql`set local work_mem = '64MB'`.execute(trx);
