@@ -10,7 +10,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { DB } from '../db/kysely';
+import { type DB, inBackground } from '../db/kysely';
 import { pruneExpiredSessions } from '../domains/auth/sessions';
 import { pruneBatchLeftovers } from '../domains/batch/prune';
 import { pruneSyncTombstones } from '../domains/sync/prune-tombstones';
@@ -18,7 +18,9 @@ import { IDEMPOTENCY_RETENTION_DAYS } from '../plugins/idempotency';
 import { pruneRateLimits } from '../plugins/rate-limit';
 import { DEFAULT_HISTORY_RETENTION, type HistoryRetention, pruneHistory } from './prune-history';
 
-export async function runMaintenance(db: DB, retention: HistoryRetention = DEFAULT_HISTORY_RETENTION): Promise<void> {
+export async function runMaintenance(main: DB, retention: HistoryRetention = DEFAULT_HISTORY_RETENTION): Promise<void> {
+  // behind the console's queries on PGlite's one connection (pglite-dialect.ts, Gate), as an agent upload is
+  const db = inBackground(main);
   await pruneExpiredSessions(db);
   await pruneRateLimits(db);
   await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(Date.now() - IDEMPOTENCY_RETENTION_DAYS * 86400_000)).execute();
