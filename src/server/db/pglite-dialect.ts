@@ -42,9 +42,19 @@ class Gate {
   private readonly waiting: Array<() => void> = [];
   private readonly background: Array<{ grant: () => void; since: number }> = [];
   /** When a holder last let the event loop run (performance.now()). */
-  lastYield = 0;
+  private lastYield = 0;
 
-  lock(background: boolean): Promise<() => void> {
+  /** The connection, once it is the caller's turn; the event loop runs first when YIELD_EVERY_MS have passed since it last did. */
+  async acquire(background: boolean): Promise<() => void> {
+    const release = await this.lock(background);
+    if (performance.now() - this.lastYield > YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.lastYield = performance.now();
+    }
+    return release;
+  }
+
+  private lock(background: boolean): Promise<() => void> {
     return new Promise((resolve) => {
       const grant = () => {
         this.held = true;
@@ -159,11 +169,7 @@ class PGliteDriver implements Driver {
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.gate.lock(this.background);
-    if (performance.now() - this.gate.lastYield > YIELD_EVERY_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      this.gate.lastYield = performance.now();
-    }
+    const release = await this.gate.acquire(this.background);
     // One physical connection: hand out a fresh wrapper so each holder has its own release.
     const c = Object.create(this.conn) as PGliteConnection;
     this.releases.set(c, release);
