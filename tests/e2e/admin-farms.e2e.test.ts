@@ -141,12 +141,17 @@ describe('farm settings (/setting/agent/agent)', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('multiple emails separated by commas').waitFor();
     await form.locator('[name="noticeEmails"]').fill('west@example.com');
+    // The answer to this save, not just a "Save success": the farm's creation left one on screen a moment before.
+    const saved = page.waitForResponse((r) => r.url().includes('/api/agent/updatev2') && r.request().method() === 'POST');
     await form.getByRole('button', { name: 'Save' }).click();
+    await saved;
     await page.getByText('Save success').first().waitFor();
     expect(await api.get<{ noticeEmails: string }>('/api/agent/info', { agentKey: 'west-1' })).toMatchObject({ noticeEmails: 'west@example.com' });
 
     await page.getByTestId('farm-region-select').click();
+    const regionSaved = page.waitForResponse((r) => r.url().includes('/api/agent/updateAgentRegion') && r.request().method() === 'POST');
     await page.getByRole('option', { name: 'Europe' }).click();
+    await regionSaved;
     await page.getByText('Save success').first().waitFor();
     await expect(api.get<{ region: string }>('/api/agent/getAgentRegion', { agentKey: 'west-1' })).resolves.toMatchObject({ region: 'eu' });
 
