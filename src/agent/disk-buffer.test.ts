@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { DiskBuffer } from './disk-buffer';
-import { packTexts } from './packed-snapshots';
+import { packTexts } from './snapshot-texts';
 
 const dirs: string[] = [];
 function tmp(): string {

@@ -2,8 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import type { DriverEnv, IdentifiedMiner } from './miner-types';
-import { packTexts } from './packed-snapshots';
-import { markDuplicateSnsJson, Poller, sortedTexts, type CycleOptions, type JsonItem, type MinerTransfer } from './poller';
+import { Poller, type CycleItem, type CycleOptions, type JsonItem, type MinerTransfer } from './poller';
 
 /**
  * One poll thread of the sharded poller (sharded-poller.ts): a Poller that owns its share of the fleet (sessions,
@@ -14,9 +13,9 @@ import { markDuplicateSnsJson, Poller, sortedTexts, type CycleOptions, type Json
  *   remove {ip} / invalidate {ip}
  *   snapshot {id, ip}          → the miner's last snapshot or null
  *   cycle {id, o}              → one cycle of this share: ok, failed, detail reads, the serials it read (its JSON
- *                                texts stay here until `finish`)
+ *                                texts stay here, in the cycle's gzip, until `finish`)
  *   finish {id, dups, pack}    → the cycle's texts with the fleet's duplicate serials marked: gzip'd (PackedSnapshots
- *                                part, IP order) or as items for the main thread to sort
+ *                                part, in the order the miners answered) or as items for the main thread to sort
  *   abort                      stops the running cycle (the agent is stopping)
  */
 
@@ -45,7 +44,7 @@ export interface PollWorkerCycle {
   heapBytes: number;
 }
 
-/** A finished share: gzip'd (`gz`, a gzip of its comma-joined texts in IP order; none when empty) or its items. */
+/** A finished share: gzip'd (`gz`, a gzip of its comma-joined texts; none when empty) or its items (IP order). */
 export interface PollWorkerFinish {
   gz?: Uint8Array;
   items?: JsonItem[];
@@ -77,7 +76,7 @@ export function pollRequestHandler(reply: (m: PollWorkerReply, transfer?: ArrayB
   let poller: Poller | null = null;
   let abort = new AbortController();
   // the last cycle's items, until `finish` takes them
-  let held: JsonItem[] = [];
+  let held: CycleItem[] = [];
   return (m) => {
     switch (m.t) {
       case 'env':
@@ -119,9 +118,9 @@ export function pollRequestHandler(reply: (m: PollWorkerReply, transfer?: ArrayB
       case 'finish': {
         const items = held;
         held = [];
-        markDuplicateSnsJson(items, new Set(m.dups));
-        if (!m.pack) return reply({ t: 'reply', id: m.id, value: { items, count: items.length } });
-        const gz = packTexts(sortedTexts(items)).parts[0];
+        const done = need(poller).finishCycle(items, new Set(m.dups), m.pack);
+        if (!m.pack) return reply({ t: 'reply', id: m.id, value: { items: done.texts, count: items.length } });
+        const gz = done.part ?? undefined;
         // the gzip's memory moves to the main thread instead of being copied, when the Buffer has it to itself
         const own = gz && gz.byteOffset === 0 && gz.byteLength === gz.buffer.byteLength;
         return reply({ t: 'reply', id: m.id, value: { gz, count: items.length } }, own ? [gz.buffer as ArrayBuffer] : undefined);

@@ -7,7 +7,8 @@ import { luxosDriver } from './families/luxos';
 import { vnishDriver } from './families/vnish';
 import { whatsminerDriver } from './families/whatsminer';
 import { detailDue, type DriverEnv, type FamilyDriver, type IdentifiedMiner, type MinerHandle, type MinerReading } from './miner-types';
-import { packTexts, type PackedSnapshots } from './packed-snapshots';
+import type { PackedSnapshots } from './packed-snapshots';
+import { SnapshotTexts } from './snapshot-texts';
 import { computeFaultLabels, computeFlags, markDuplicateSns } from './state-flags';
 
 /**
@@ -40,11 +41,20 @@ export function driverFor(family: IdentifiedMiner['family']): FamilyDriver | nul
   }
 }
 
+/**
+ * A miner's polling state. Its last snapshot is kept as JSON text (~4× smaller than the object graph, which matters at
+ * 20,000 miners): a string (`last`: polled alone, missed its poll, handed over) or, from a json cycle, its place in
+ * the gzip of the running or the sealed cycle (`at*`, snapshot-texts.ts). One of the two is set (latestText).
+ */
 interface MinerState {
   handle: MinerHandle;
   missed: number;
-  /** last snapshot as JSON text: ~4× smaller than the object graph, which matters at 20,000 miners */
   last: string | null;
+  /** The place of the last snapshot's text (SnapshotTexts.text), atCycle 0: none. */
+  atCycle: number;
+  atMember: number;
+  atStart: number;
+  atEnd: number;
   lastError?: string;
   /** elapsed seconds and identity (model, firmware, compile time) of the last good reading: a reboot or swap shows in them */
   elapsed?: number;
@@ -88,8 +98,8 @@ export interface CycleResult {
   snapshots: MinerSnapshot[];
   /** Snapshots as JSON texts, ip order (only with `json: true`): 4× less memory at 20,000 miners. */
   snapshotsJson: string[];
-  /** Unsorted items (only with `json` and `items`). */
-  items: JsonItem[];
+  /** Unsorted items (only with `json` and `items`): finish them with finishCycle. */
+  items: CycleItem[];
   /** The snapshots gzip'd for the spool (only with `json` and `pack`; else no parts). */
   packed: PackedSnapshots;
   startedAt: string;
@@ -102,8 +112,19 @@ export interface CycleResult {
   threadHeapBytes?: number[];
 }
 
+/** A fresh state: nothing polled yet, or the last snapshot as a string (handed over). */
+function minerState(handle: MinerHandle, missed: number, last: string | null): MinerState {
+  return { handle, missed, last, atCycle: 0, atMember: 0, atStart: 0, atEnd: 0 };
+}
+
 export class Poller {
   private readonly miners = new Map<string, MinerState>();
+  private readonly texts = new SnapshotTexts();
+  /**
+   * The fleet's duplicate serials of the last json cycle: a json cycle's snapshot is marked at once when its serial is
+   * among them, so finishCycle has a text to rewrite only when the duplicates changed.
+   */
+  private lastDups: ReadonlySet<string> = new Set();
 
   constructor(private env: DriverEnv) {}
 
@@ -120,7 +141,7 @@ export class Poller {
     for (const id of found) {
       const st = this.miners.get(id.ip);
       if (!st || st.handle.id.family !== id.family) {
-        this.miners.set(id.ip, { handle: { id: { ...id }, cycle: 0 }, missed: 0, last: null });
+        this.miners.set(id.ip, minerState({ id: { ...id }, cycle: 0 }, 0, null));
       } else {
         Object.assign(st.handle.id, id);
       }
@@ -135,7 +156,7 @@ export class Poller {
       noJoin: st.handle.noJoin,
       detail: st.handle.detail,
       missed: st.missed,
-      last: st.last,
+      last: this.latestText(st),
       elapsed: st.elapsed,
       idModel: st.idModel,
       idFirmware: st.idFirmware,
@@ -149,7 +170,12 @@ export class Poller {
       const handle: MinerHandle = { id: { ...t.id }, cycle: t.cycle };
       if (t.noJoin) handle.noJoin = true;
       if (t.detail) handle.detail = { ...t.detail };
-      this.miners.set(t.id.ip, { handle, missed: t.missed, last: t.last, elapsed: t.elapsed, idModel: t.idModel, idFirmware: t.idFirmware, idCompileTime: t.idCompileTime });
+      const st = minerState(handle, t.missed, t.last);
+      st.elapsed = t.elapsed;
+      st.idModel = t.idModel;
+      st.idFirmware = t.idFirmware;
+      st.idCompileTime = t.idCompileTime;
+      this.miners.set(t.id.ip, st);
     }
   }
 
@@ -162,8 +188,31 @@ export class Poller {
   }
 
   lastSnapshot(ip: string): MinerSnapshot | null {
-    const t = this.miners.get(ip)?.last;
+    const st = this.miners.get(ip);
+    const t = st ? this.latestText(st) : null;
     return t ? (JSON.parse(t) as MinerSnapshot) : null;
+  }
+
+  /** The miner's latest snapshot text, wherever it is kept (MinerState). */
+  private latestText(st: MinerState): string | null {
+    if (st.last !== null) return st.last;
+    return st.atCycle > 0 ? this.texts.text(st.atCycle, st.atMember, st.atStart, st.atEnd) : null;
+  }
+
+  private keepString(st: MinerState, text: string): void {
+    st.last = text;
+    st.atCycle = 0;
+  }
+
+  /** Writes the text to the running cycle's gzip; `keep`: as the miner's last snapshot (else it keeps a string). */
+  private addText(st: MinerState, text: string, keep: boolean): void {
+    this.texts.add(text);
+    if (!keep) return;
+    st.last = null;
+    st.atCycle = this.texts.cycle;
+    st.atMember = this.texts.member;
+    st.atStart = this.texts.start;
+    st.atEnd = this.texts.end;
   }
 
   /** Forces a detail refresh (MAC/SN/LED/mode) on the next poll, e.g. after an operation. */
@@ -185,8 +234,15 @@ export class Poller {
     return (await this.pollOneText(ip, o))?.snap ?? null;
   }
 
-  /** pollOne plus the snapshot's JSON text (serialised once, shared with the cycle output). */
-  private async pollOneText(ip: string, o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist'>): Promise<{ snap: MinerSnapshot; text: string; detailRead?: boolean } | null> {
+  /**
+   * pollOne plus the snapshot's JSON text, serialised once and kept as the miner's last: in a json cycle (`stage`)
+   * written to the cycle's gzip (`text` is then null), else as a string.
+   */
+  private async pollOneText(
+    ip: string,
+    o: Pick<CycleOptions, 'offlineAfterMissed' | 'poolWhitelist'>,
+    stage = false,
+  ): Promise<{ st: MinerState; snap: MinerSnapshot; text: string | null; detailRead?: boolean } | null> {
     const st = this.miners.get(ip);
     if (!st) return null;
     const driver = driverFor(st.handle.id.family);
@@ -214,8 +270,14 @@ export class Poller {
         st.missed = 0;
         st.lastError = undefined;
         const snap = this.toSnapshot(reading, nowIso(), o.poolWhitelist, st.handle.id.reportedModel);
-        st.last = JSON.stringify(snap);
-        return { snap, text: st.last, detailRead: due };
+        if (stage && snap.sn !== '' && this.lastDups.has(snap.sn)) snap.faultLabels.push('duplicate-sn');
+        const text = JSON.stringify(snap);
+        if (stage) {
+          this.addText(st, text, true);
+          return { st, snap, text: null, detailRead: due };
+        }
+        this.keepString(st, text);
+        return { st, snap, text, detailRead: due };
       } catch (e) {
         st.lastError = e instanceof Error ? e.message : String(e);
       }
@@ -223,14 +285,21 @@ export class Poller {
     st.handle.cycle++;
     st.missed++;
     const online = st.missed < o.offlineAfterMissed;
-    if (st.last) {
-      const last = JSON.parse(st.last) as MinerSnapshot;
+    // the last snapshot repeated: kept as a string while the miner misses (offline ones would otherwise be unzipped
+    // from the sealed cycle every cycle)
+    const lastText = this.latestText(st);
+    if (lastText) {
+      const last = JSON.parse(lastText) as MinerSnapshot;
       const snap: MinerSnapshot = { ...last, online, missedPolls: st.missed, state: online ? last.state : offlineFlags() };
-      st.last = JSON.stringify(snap);
-      return { snap, text: st.last };
+      const text = JSON.stringify(snap);
+      this.keepString(st, text);
+      if (stage) this.addText(st, text, false);
+      return { st, snap, text };
     }
     const blank = this.blankSnapshot(st.handle, online, st.missed, nowIso());
-    return { snap: blank, text: JSON.stringify(blank) };
+    const text = JSON.stringify(blank);
+    if (stage) this.addText(st, text, false);
+    return { st, snap: blank, text };
   }
 
   lastError(ip: string): string | undefined {
@@ -241,34 +310,82 @@ export class Poller {
     const started = Date.now();
     const startedAt = new Date(started).toISOString();
     const out: MinerSnapshot[] = [];
-    const outJson: JsonItem[] = [];
+    const outJson: CycleItem[] = [];
+    // a json cycle that was never finished (stopped; its poll thread's `finish` not asked for) is sealed as it is
+    if (this.texts.count > 0) this.seal();
     let ok = 0;
     let failed = 0;
     let detailReads = 0;
     const ips = [...this.miners.keys()];
     await forEachLimit(ips, o.concurrency, async (ip) => {
       if (o.signal?.aborted) return;
-      const r = await this.pollOneText(ip, o);
+      const r = await this.pollOneText(ip, o, o.json === true);
       if (!r) return;
       const s = r.snap;
       if (s.missedPolls === 0) ok++;
       else failed++;
       if (r.detailRead) detailReads++;
-      if (o.json) outJson.push({ n: ipNum(s.ip), sn: s.sn, text: r.text, dup: s.faultLabels.includes('duplicate-sn') });
+      if (o.json) outJson.push({ n: ipNum(s.ip), sn: s.sn, dup: s.faultLabels.includes('duplicate-sn'), st: r.st, text: r.text });
       else out.push(s);
     });
     let snapshotsJson: string[] = [];
     let snapshots: MinerSnapshot[] = [];
-    let items: JsonItem[] = [];
+    let items: CycleItem[] = [];
     let packed: PackedSnapshots = { parts: [], count: 0 };
     if (o.json && o.items) items = outJson;
-    else if (o.json && o.pack) packed = packTexts(finishJsonItems(outJson));
-    else if (o.json) snapshotsJson = finishJsonItems(outJson);
-    else {
+    else if (o.json) {
+      const done = this.finishCycle(outJson, duplicateSerials([outJson.map((x) => x.sn)]), o.pack === true);
+      if (o.pack) packed = { parts: done.part ? [done.part] : [], count: outJson.length };
+      else snapshotsJson = done.texts.map((x) => x.text);
+    } else {
       markDuplicateSns(out);
       snapshots = sortByIp(out);
     }
     return { snapshots, snapshotsJson, items, packed, startedAt, durationMs: Date.now() - started, ok, failed, detailReads };
+  }
+
+  /**
+   * Finishes a json cycle's items: the duplicate serials (`dups`, of the whole fleet) marked, then the cycle sealed;
+   * `pack`: its gzip part for the spool (the order the miners answered in), else its texts in IP order.
+   */
+  finishCycle(items: CycleItem[], dups: ReadonlySet<string>, pack: boolean): { part: Buffer | null; texts: JsonItem[] } {
+    this.lastDups = dups;
+    let flipped = false;
+    for (const x of items) {
+      const dup = x.sn !== '' && dups.has(x.sn);
+      if (dup === x.dup) continue;
+      x.dup = dup;
+      const snap = JSON.parse(this.itemText(x)) as MinerSnapshot;
+      snap.faultLabels = snap.faultLabels.filter((l) => l !== 'duplicate-sn');
+      if (dup) snap.faultLabels.push('duplicate-sn');
+      x.text = JSON.stringify(snap);
+      this.keepString(x.st, x.text);
+      flipped = true;
+    }
+    // rare (a duplicate serial appeared or went since the last cycle): the cycle's gzip is written again
+    if (flipped) {
+      const texts = items.map((x) => this.itemText(x));
+      this.texts.restart();
+      items.forEach((x, k) => this.addText(x.st, texts[k]!, x.text === null));
+    }
+    let texts: JsonItem[] = [];
+    if (!pack) {
+      items.sort((a, b) => a.n - b.n);
+      texts = items.map((x) => ({ n: x.n, sn: x.sn, text: this.itemText(x), dup: x.dup }));
+    }
+    return { part: this.seal(), texts };
+  }
+
+  /** A cycle item's text: its string, or its miner's place in the running cycle's gzip. */
+  private itemText(x: CycleItem): string {
+    return x.text ?? this.latestText(x.st) ?? '';
+  }
+
+  /** Seals the running cycle (SnapshotTexts.seal); texts still in the cycle sealed before (miners not polled since) become strings. */
+  private seal(): Buffer | null {
+    const before = this.texts.cycle - 1;
+    for (const st of this.miners.values()) if (st.atCycle !== 0 && st.atCycle === before) this.keepString(st, this.texts.text(st.atCycle, st.atMember, st.atStart, st.atEnd));
+    return this.texts.seal();
   }
 
   /** Completes the driver's fresh reading into the snapshot in place (no copy: the reading is not used elsewhere). */
@@ -346,10 +463,10 @@ export interface JsonItem {
   dup: boolean;
 }
 
-/** A json cycle's items as the batch's texts: duplicate SNs marked, in IP order. */
-export function finishJsonItems(items: JsonItem[]): string[] {
-  markDuplicateSnsJson(items, duplicateSerials([items.map((x) => x.sn)]));
-  return sortedTexts(items);
+/** A json cycle's snapshot before finishCycle: its text a string, or (null) only in the cycle's gzip (its miner's place). */
+export interface CycleItem extends Omit<JsonItem, 'text'> {
+  text: string | null;
+  st: MinerState;
 }
 
 /** The items' texts in IP order. */
@@ -369,19 +486,6 @@ export function duplicateSerials(lists: Iterable<readonly string[]>): Set<string
       else seen.add(sn);
     }
   return dup;
-}
-
-/** markDuplicateSns for JSON-text snapshots, given the cycle's duplicate serials: only the affected few are re-parsed. */
-export function markDuplicateSnsJson(items: JsonItem[], dups: ReadonlySet<string>): void {
-  for (const x of items) {
-    const dup = x.sn !== '' && dups.has(x.sn);
-    if (dup === x.dup) continue;
-    x.dup = dup;
-    const snap = JSON.parse(x.text) as MinerSnapshot;
-    snap.faultLabels = snap.faultLabels.filter((l) => l !== 'duplicate-sn');
-    if (dup) snap.faultLabels.push('duplicate-sn');
-    x.text = JSON.stringify(snap);
-  }
 }
 
 function offlineFlags(): MinerSnapshot['state'] {

@@ -23,8 +23,9 @@ import {
  * each). A miner belongs to one share by a hash of its IP, the share keeps its sessions, missed polls and last
  * snapshot, and a cycle polls all shares at once with the concurrency divided between them, in two steps: each share
  * polls and sends its serials here, then each marks the fleet's duplicate serials in its JSON snapshots and gzips them
- * (the agent loop, `pack`: the spool gets one gzip per share, each in IP order; a worker's ~15 MB of texts never reach
- * the main thread and the shares compress at once) or sends them to be joined in IP order (`json` alone). The main thread polls a share instead of only waiting for the workers: one V8 heap and runtime fewer (at
+ * (the agent loop, `pack`: the spool gets one gzip per share, written as its miners answered, snapshot-texts.ts; a
+ * worker's texts never reach the main thread and the shares compress at once) or sends them to be joined in IP order
+ * (`json` alone). The main thread polls a share instead of only waiting for the workers: one V8 heap and runtime fewer (at
  * 20,000 miners on two cores RSS ~295 MiB against ~355 with two workers; tests/bench/agent.bench.ts).
  *
  * Why: at 20,000 miners one thread spends a cycle's whole wall time on CPU (connecting, parsing the replies,

@@ -104,7 +104,7 @@ describe('poll threads', () => {
     expect(snaps.filter((s) => s.faultLabels.includes('duplicate-sn')).length).toBe(2);
   });
 
-  it('packs for the spool in the threads: one gzip per share in IP order, every miner once, duplicates marked', async () => {
+  it('packs for the spool in the threads: one gzip per share, every miner of the share once, duplicates marked', async () => {
     const r = await threaded.pollCycle({ ...opts, json: true, pack: true });
     expect(r.snapshotsJson).toEqual([]);
     const packed = r.packed;
@@ -112,8 +112,9 @@ describe('poll threads', () => {
     expect(packed.parts).toHaveLength(2);
     packed.parts.forEach((part, i) => {
       const share = JSON.parse(`[${zlib.gunzipSync(part).toString('utf8')}]`) as MinerSnapshot[];
+      // in the order the miners answered (written to the gzip as they do: snapshot-texts.ts)
       const ips = share.map((s) => s.ip);
-      expect(ips).toEqual([...ips].sort((x, y) => ipKey(x) - ipKey(y)));
+      expect(new Set(ips).size).toBe(ips.length);
       expect(ips.every((ip) => shardOf(ip, 2) === i)).toBe(true);
     });
     const batch = JSON.parse(zlib.gunzipSync(packedBatch('{"snapshots":[', packed, ']}')).toString('utf8')) as { snapshots: MinerSnapshot[] };
