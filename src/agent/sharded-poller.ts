@@ -78,10 +78,11 @@ function bundleWorkerSource(): string {
 }
 
 /**
- * Heap of one poll thread: ~10,000 miners' state and a cycle's replies (the main thread keeps the spool). The young
- * generation is three semi-spaces of 4 MB, as the main thread's (AGENT_HEAP_FLAGS, where the measurement is).
+ * Heap of one poll thread: ~10,000 miners' state and a cycle's replies. The young generation is three semi-spaces
+ * of 16 MB, as the main thread's; when the process has `--max-semi-space-size` (AGENT_HEAP_FLAGS, where the
+ * measurement is), V8 takes the flag over this limit anyway.
  */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 12 };
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 48 };
 
 /** One share of the fleet and its Poller: in a worker thread (WorkerShard) or, share 0, on the main thread (MainShard). */
 abstract class Shard {

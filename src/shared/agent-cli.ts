@@ -16,16 +16,23 @@ export const AGENT_CLI_OPTIONS = {
 } as const;
 
 /**
- * V8 heap settings that keep a 20,000-miner agent under ~300 MB RSS (measured: live heap ≈ 65–125 MB; without a cap
- * V8 lets garbage grow the heap to 700+ MB). Semi-space 4 MB rather than V8's 16: the young generation is three
- * semi-spaces, and at 5,000 miners 8 MB took the peak RSS of a steady cycle from 216 to 183 MB for the same CPU time;
- * at 20,000 miners on two cores 4 MB (with the poll thread's young generation at 12 MB, sharded-poller.ts) took it
- * from 279–294 to 259–266 MiB (whole run 295–301 → 266–275 MiB), CPU per miner against the bare client 1.91–1.95× →
- * 1.93–2.02×, within the spread between runs (three runs each, tests/bench/agent.bench.ts). The agent re-executes
- * itself once with them unless a heap limit is already set (its main.ts); the Windows task of the package gives them
- * on node's command line, so no second process is started.
+ * V8 heap and collector settings of the agent (tests/bench/agent.bench.ts, 20,000 miners on two cores, poll threads
+ * with the simulator on the same machine). A cycle's replies, parse trees and sockets (1,000 exchanges in flight)
+ * mostly outlive one young-generation collection, so the young generation's size decides how much of them is copied
+ * to the old generation and collected there again:
+ * - `--max-old-space-size=192`: without a cap V8 lets garbage grow the heap to 700+ MB (live heap ≈ 30–60 MB per
+ *   thread).
+ * - `--max-semi-space-size=16` (V8's default; it was 4 to save memory): the flag governs every thread's young
+ *   generation, the poll threads' resourceLimits included. Agent CPU per miner 292 → 248 µs, RSS +50–70 MiB.
+ * - `--single-threaded-gc`: no background collector tasks. On cores the poll threads already keep busy, the
+ *   collector's helper threads cost more than they save: 248 → 222 µs per miner (wall time per cycle 3.9 → 3.6 s).
+ * Affordable since the snapshot texts live in gzip rather than in the heap (snapshot-texts.ts: steady-cycle RSS
+ * 260 → 216 MiB with the old settings): agent ÷ bare client 1.82× → 1.46×, RSS peak 279 MiB (session 28).
+ * The agent re-executes itself once with them unless a heap limit is already set (its main.ts; `--single-threaded-gc`
+ * is not allowed in NODE_OPTIONS, it is given on node's command line); the Windows task of the package gives them on
+ * node's command line, so no second process is started.
  */
-export const AGENT_HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=4'] as const;
+export const AGENT_HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=16', '--single-threaded-gc'] as const;
 
 /**
  * Environment of the re-executed agent: glibc's malloc keeps up to 8 arenas per core, one per thread that allocates;

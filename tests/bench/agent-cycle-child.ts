@@ -2,7 +2,7 @@
  * The agent side of the agent benchmark, run as its own process (started by agent.bench.ts with the heap
  * flags src/agent/main.ts re-executes the agent with), so its RSS and CPU time are the agent's alone.
  *
- *   node --max-old-space-size=192 --max-semi-space-size=4 --import tsx tests/bench/agent-cycle-child.ts '<spec JSON>'
+ *   node <AGENT_HEAP_FLAGS> --import tsx tests/bench/agent-cycle-child.ts '<spec JSON>'
  *
  * mode "agent": a FarmAgent (real config defaults: scan/poll concurrency, timeouts) scans each range of
  * `scans` with the real scanner, hands the last scan's miners to its real Poller, then runs `cycles` poll

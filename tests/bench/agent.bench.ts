@@ -30,9 +30,9 @@
  * (d4) the server side of the same cycle: the snapshot-ingest bench (one 20,000-miner batch on PGlite and
  *      on PostgreSQL) is run after it, unless HF_BENCH_AGENT_INGEST=0.
  *
- * The agent runs as `node --max-old-space-size=192 --max-semi-space-size=4 <bundle of tests/bench/agent-cycle-child.ts>`
- * (the heap flags src/agent/main.ts re-executes the agent with; the bundle built as the packaged agent.js is, see
- * childScript; HF_BENCH_AGENT_SOURCES=1: `--import tsx tests/bench/agent-cycle-child.ts`), the
+ * The agent runs as `node <AGENT_HEAP_FLAGS> <bundle of tests/bench/agent-cycle-child.ts>` (the heap flags
+ * src/agent/main.ts re-executes the agent with; HF_BENCH_AGENT_HEAP="<flags>" measures others; the bundle built as
+ * the packaged agent.js is, see childScript; HF_BENCH_AGENT_SOURCES=1: `--import tsx tests/bench/agent-cycle-child.ts`), the
  * simulator as `node --import tsx src/simulator/main.ts`. The simulator shares the CPUs with the agent;
  * its CPU time per phase is printed too.
  */
@@ -68,6 +68,12 @@ const BARE_AGENT_LIKE = 'summary+pools+stats';
 interface Sim {
   child: BenchChild;
   ports: MinerPorts;
+}
+
+/** The agent child's V8 flags: the agent's own (AGENT_HEAP_FLAGS), or HF_BENCH_AGENT_HEAP's (space-separated). */
+function heapFlags(): string[] {
+  const flags = process.env['HF_BENCH_AGENT_HEAP']?.trim();
+  return flags ? flags.split(/\s+/) : [...AGENT_HEAP_FLAGS];
 }
 
 async function startSim(miners: number, cidr: string, seed: number): Promise<Sim> {
@@ -113,7 +119,7 @@ type ChildRun = { startRssMiB: number; phases: Array<PhaseFigures & { simCpuMs: 
  * phase talks to one). A stepped child (spec.stepped) runs each `@@ready` phase when `turns` gives it the turn.
  */
 function startChild(script: { args: string[] }, spec: ChildSpec, sims: Sim[], timeoutMs: number, turns?: Turns): { child: BenchChild; done: Promise<ChildRun> } {
-  const child = spawnChild([...AGENT_HEAP_FLAGS, ...script.args, JSON.stringify(spec)], { ...AGENT_ENV, HASHFIELD_AGENT_CHILD: '1' }, { stdin: spec.stepped });
+  const child = spawnChild([...heapFlags(), ...script.args, JSON.stringify(spec)], { ...AGENT_ENV, HASHFIELD_AGENT_CHILD: '1' }, { stdin: spec.stepped });
   const done = (async (): Promise<ChildRun> => {
     const phases: ChildRun['phases'] = [];
     let seenPhases = 0;
