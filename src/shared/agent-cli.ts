@@ -27,7 +27,7 @@ export const AGENT_CLI_OPTIONS = {
  * - `--single-threaded-gc`: no background collector tasks. On cores the poll threads already keep busy, the
  *   collector's helper threads cost more than they save: 248 → 222 µs per miner (wall time per cycle 3.9 → 3.6 s).
  * Affordable since the snapshot texts live in gzip rather than in the heap (snapshot-texts.ts: steady-cycle RSS
- * 260 → 216 MiB with the old settings): agent ÷ bare client 1.82× → 1.46×, RSS peak 279 MiB (session 28).
+ * 260 → 216 MiB with the old settings): agent ÷ bare client 1.82× → 1.46–1.51×, RSS peak 271–280 MiB (session 28).
  * The agent re-executes itself once with them unless a heap limit is already set (its main.ts; `--single-threaded-gc`
  * is not allowed in NODE_OPTIONS, it is given on node's command line); the Windows task of the package gives them on
  * node's command line, so no second process is started.
