@@ -35,8 +35,8 @@ export class SnapshotTexts {
   private stage: Buffer = Buffer.allocUnsafe(64 * 1024);
   private used = 0;
   private sealedMembers: Buffer[] = [];
-  /** Members unzipped since the last seal (a cycle in which many miners miss reads each member once). */
-  private readonly unzipped = new Map<string, Buffer>();
+  /** Members (of either cycle) unzipped since the last seal, by member: a cycle in which many miners miss reads each once. */
+  private readonly unzipped = new Map<Buffer, Buffer>();
 
   /** Writes a text to the running cycle; its place is then in member / start / end. */
   add(text: string): void {
@@ -63,11 +63,10 @@ export class SnapshotTexts {
     const members = cycle === this.cycle ? this.members : cycle === this.cycle - 1 ? this.sealedMembers : null;
     const gz = members?.[member];
     if (!gz) throw new Error(`snapshot texts: cycle ${cycle} member ${member} is not kept`);
-    const key = `${cycle}:${member}`;
-    let bytes = this.unzipped.get(key);
+    let bytes = this.unzipped.get(gz);
     if (!bytes) {
       bytes = zlib.gunzipSync(gz);
-      this.unzipped.set(key, bytes);
+      this.unzipped.set(gz, bytes);
     }
     return bytes.toString('utf8', start, end);
   }
@@ -90,10 +89,10 @@ export class SnapshotTexts {
 
   /** Drops the running cycle's texts (they are about to be written again). */
   restart(): void {
+    for (const gz of this.members) this.unzipped.delete(gz);
     this.members = [];
     this.used = 0;
     this.count = 0;
-    for (const key of [...this.unzipped.keys()]) if (key.startsWith(`${this.cycle}:`)) this.unzipped.delete(key);
   }
 
   private closeMember(): void {
