@@ -102,16 +102,18 @@ class Exchange {
     this.whenJson = opts.completeWhenJson === true;
     const sock = net.connect({ host, port, onread: { buffer: readBuffer, callback: this.onRead.bind(this) } });
     this.sock = sock;
-    // no setNoDelay: the request is one write (queued until connected), so Nagle never holds it back, and the
-    // option costs a setsockopt per connection
+    // no setNoDelay: the request is one write, so Nagle never holds it back, and the option costs a setsockopt per
+    // connection
     // one shared sweep instead of a timer per socket (deadlines.ts); moved from connect to exchange budget
     this.deadline = addDeadline(this.connectMs, () => this.onDeadline());
-    // `on`, not `once`: each fires at most once per socket or is idempotent (finish), and `once` wraps every listener
+    // `on`, not `once`: each fires at most once per socket or is idempotent (finish), and `once` wraps every listener.
+    // The request is written once connected: a write while connecting costs net two closures and two once-listeners
+    // per exchange, and a refused connection then also an ERR_SOCKET_CLOSED_BEFORE_CONNECTION error with its stack.
     sock.on('connect', () => {
       this.connected = true;
       resetDeadline(this.deadline, this.timeoutMs);
+      if (!this.settled) sock.write(payload);
     });
-    sock.write(payload);
     const closed = this.onClosed.bind(this);
     sock.on('end', closed);
     sock.on('close', closed);

@@ -260,14 +260,18 @@ export function httpRequest(host: string, port: number, path: string, o: HttpReq
       else fail(classify(err));
     });
 
-    // the head in latin1 (as Node's http writes headers), a string body in UTF-8
-    if (o.body === undefined) sock.write(head, 'latin1');
-    else {
-      sock.cork();
-      sock.write(head, 'latin1');
-      sock.write(o.body);
-      sock.uncork();
-    }
+    // the head in latin1 (as Node's http writes headers), a string body in UTF-8; written once connected, as the RPC
+    // client does (cgminer-rpc.ts): a refused connection then costs no ERR_SOCKET_CLOSED_BEFORE_CONNECTION
+    sock.on('connect', () => {
+      if (settled) return;
+      if (o.body === undefined) sock.write(head, 'latin1');
+      else {
+        sock.cork();
+        sock.write(head, 'latin1');
+        sock.write(o.body);
+        sock.uncork();
+      }
+    });
   });
 }
 
