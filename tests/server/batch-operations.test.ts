@@ -22,7 +22,7 @@ import {
 } from '@shared/schemas/batch-operations';
 import { pruneBatchLeftovers } from '@server/domains/batch/prune';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type Client, type TestApp, body, createCustomer, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
+import { type Client, type TestApp, body, createCustomer, createFarm, createMember, createTestApp, multipart, setupAdmin, uploadBatch } from './harness';
 
 const FLEET = 20;
 const KEY = 'batch-a';
@@ -69,15 +69,6 @@ const BAD: Record<(typeof BATCH_OPS)[number], Record<string, unknown>> = {
   batchAccident: { accident: 'flood' },
   setAgentPower: { powerLimitKw: -5 },
 };
-
-function multipart(fields: Record<string, string>, file: { name: string; content: Buffer; type: string }): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----hf${Date.now().toString(16)}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-  parts.push(file.content, Buffer.from(`\r\n--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe('miner batch operations', () => {
   let t: TestApp;

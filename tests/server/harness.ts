@@ -180,3 +180,13 @@ export async function createMember(
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   return { client, userId: body<{ id: string }>(user).data.id, roleId };
 }
+
+/** A multipart/form-data body of text fields and one file (field "file"), as a browser's FormData sends it. */
+export function multipart(fields: Record<string, string>, file: { name: string; content: Buffer; type: string }): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----hf${Date.now().toString(16)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+  parts.push(file.content, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

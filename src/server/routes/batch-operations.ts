@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { PERMISSION } from '@shared/menu-catalogue';
 import {
   BATCH_BODIES,
@@ -24,11 +23,11 @@ import {
 import { isApprovalOp } from '@shared/schemas/approvals';
 import { requestApprovalIfRequired } from '../domains/approvals/pool-approvals';
 import { findBatchLog, getBatchProgress } from '../domains/batch/batch-log';
-import { parseIpListFile, storeIpList } from '../domains/batch/ip-lists';
+import { parseUploadedIpList, storeIpList } from '../domains/batch/ip-lists';
 import { createMailSender, createSmsProvider } from '../domains/batch/message-senders';
 import { runMinerBatch, setAgentPower } from '../domains/batch/run-batch';
 import { sendVerificationCode } from '../domains/batch/verification-codes';
-import { AppError, fieldError } from '../errors';
+import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
 
 const TARGET_DOC =
@@ -128,17 +127,7 @@ export async function batchOperationRoutes(fastify: FastifyInstance): Promise<vo
         consumes: ['multipart/form-data'],
       },
     },
-    async (req) => {
-      const b = (req.body ?? {}) as Record<string, unknown>;
-      const file = b.file;
-      if (!Buffer.isBuffer(file)) {
-        if (typeof file === 'string') throw new AppError('unsupportedFileFormat');
-        throw fieldError('file', 'validation.required');
-      }
-      const name = z.string().max(300).optional().safeParse(b.fileName);
-      const parsed = await parseIpListFile(file, name.success ? name.data : undefined);
-      return ok(await storeIpList(db, req.farmKey!, req.user!.id, parsed));
-    },
+    async (req) => ok(await storeIpList(db, req.farmKey!, req.user!.id, await parseUploadedIpList(req.body))),
   );
 
   app.get(

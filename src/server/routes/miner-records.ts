@@ -21,11 +21,14 @@ import {
   OnShelfBody,
   UpdateSnBody,
 } from '@shared/schemas/miner-records';
+import { ShelfImportApplyBody, ShelfImportRowsQuery } from '@shared/schemas/shelf-import';
 import { getDashboardSeries, getDashboardSummary } from '../domains/miner-records/dashboard';
 import { createHistoryLog, getHistoryLog, storeHistoryLog } from '../domains/miner-records/history-log';
 import { updateMinerSn } from '../domains/miner-records/miner-sn';
 import { findOffShelf, putOnShelf } from '../domains/miner-records/off-shelf';
 import { findMinerOpLog } from '../domains/miner-records/op-log';
+import { applyShelfImport, shelfImportRows } from '../domains/miner-records/shelf-import';
+import { parseUploadedIpList, storeIpList } from '../domains/batch/ip-lists';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
 
@@ -33,6 +36,11 @@ const offShelfMenu = findMenuByKey('offShelfRecords');
 if (!offShelfMenu) throw new Error('menu entry offShelfRecords missing');
 const OFF_SHELF_VIEW = offShelfMenu.permission;
 const OFF_SHELF_OPERATE = offShelfMenu.operation;
+
+const batchOnlineMenu = findMenuByKey('batchOnline');
+if (!batchOnlineMenu) throw new Error('menu entry batchOnline missing');
+/** Batch on/off shelf from a file (/setting/agent/online): every call of the page changes or prepares a change, so all need its operation key. */
+const SHELF_IMPORT = { permission: batchOnlineMenu.operation, farmScoped: true };
 
 const TaskIdParams = z.object({ taskId: z.string().uuid('validation.id') });
 
@@ -94,6 +102,52 @@ export async function minerRecordRoutes(fastify: FastifyInstance): Promise<void>
       },
     },
     async (req) => ok(await putOnShelf(db, req.body.agentKey, req.user!.id, req.body.ips)),
+  );
+
+  app.post(
+    '/api/miner/shelfImport/upload',
+    {
+      config: SHELF_IMPORT,
+      schema: {
+        tags: ['miners'],
+        description:
+          'Batch on/off shelf from a file (/setting/agent/online), step 1. multipart: agentKey, file (.txt one IP per line, or Excel .xlsx / legacy .xls: column 1 IP, 2 SN, 3 customer of the first sheet; the first row may be a header), optional fileName. At most 10,000 rows. Answers { fileId, count, matched, unmatched, invalid, expiresAt } as /api/minerv2/uploadIpList; the list is kept one hour for its uploader.',
+        consumes: ['multipart/form-data'],
+      },
+    },
+    async (req) => ok(await storeIpList(db, req.farmKey!, req.user!.id, await parseUploadedIpList(req.body))),
+  );
+
+  app.get(
+    '/api/miner/shelfImport/rows',
+    {
+      config: SHELF_IMPORT,
+      schema: {
+        tags: ['miners'],
+        description:
+          'Step 2: the uploaded rows checked for action off | on: { summary: { change, already, snMismatch, unknown }, list: [{ n, ip, fileSn, fileCustomer, sn, model, offShelf, online, outcome }], total, curPage, pageSize }, in file order, optionally only one outcome. snMismatch: the file gives an SN and the miner at that IP has another.',
+        querystring: ShelfImportRowsQuery,
+      },
+    },
+    async (req) => ok(await shelfImportRows(db, req.user!.id, req.query)),
+  );
+
+  app.post(
+    '/api/miner/shelfImport/apply',
+    {
+      config: SHELF_IMPORT,
+      schema: {
+        tags: ['miners'],
+        description:
+          'Step 3: applies action off (the records-only batch batchOffline) or on (back on shelf) to the rows whose outcome is change, and snMismatch too with includeSnMismatch. Answers { action, changed, taskId, summary, skipped }. Applying again changes nothing.',
+        body: ShelfImportApplyBody,
+      },
+    },
+    async (req) => {
+      const r = await applyShelfImport(db, req.user!.id, { ...req.body, agentKey: req.farmKey! });
+      req.log.info({ agentKey: req.farmKey, action: r.action, changed: r.changed, taskId: r.taskId }, 'shelf import applied');
+      return ok(r);
+    },
   );
 
   app.post(

@@ -9,7 +9,7 @@ import { readSheet } from 'read-excel-file/node';
 import { BATCH_MAX_TARGETS, IP_LIST_TTL_SEC, type IpListUploadResult } from '@shared/schemas/batch-operations';
 import { isIPv4 } from '@shared/validation';
 import type { DB } from '../../db/kysely';
-import { AppError } from '../../errors';
+import { AppError, fieldError } from '../../errors';
 import { XlsFormatError, isCompoundFile, readXlsRows } from './xls-reader';
 
 export interface IpListEntry {
@@ -111,6 +111,18 @@ export async function parseIpListFile(buf: Buffer, fileName: string | undefined)
     throw new AppError('unsupportedFileFormat');
   }
   return parseTextIpList(text);
+}
+
+/** The list of a multipart upload (fields file and, optionally, fileName: the format is told by it and by the content). */
+export async function parseUploadedIpList(body: unknown): Promise<ParsedIpList> {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const file = b.file;
+  if (!Buffer.isBuffer(file)) {
+    if (typeof file === 'string') throw new AppError('unsupportedFileFormat');
+    throw fieldError('file', 'validation.required');
+  }
+  const name = typeof b.fileName === 'string' && b.fileName.length <= 300 ? b.fileName : undefined;
+  return parseIpListFile(file, name);
 }
 
 export async function storeIpList(db: DB, agentKey: string, userId: string, parsed: ParsedIpList): Promise<IpListUploadResult> {
