@@ -55,6 +55,14 @@ export const MINER_ACCIDENT_TYPES = [
 ] as const;
 export type MinerAccidentType = (typeof MINER_ACCIDENT_TYPES)[number];
 
+/**
+ * Where the repair of a miner taken off shelf stands (spec 3 §3 Miner "repairStatus", §4 shelf-level statuses and
+ * repair kinds; GET /api/options/repairStatus; /unshelve-miner/maintain): a miner taken off shelf awaits repair until
+ * someone sets another status; back on shelf ends it.
+ */
+export const REPAIR_STATUSES = ['awaiting', 'onsite', 'outsourced', 'pendingShelf', 'scrapped'] as const;
+export type RepairStatus = (typeof REPAIR_STATUSES)[number];
+
 interface LabelCatalogue {
   status: Record<MinerStatus, string>;
   faultType: Record<FaultLabel, string>;
@@ -62,6 +70,7 @@ interface LabelCatalogue {
   network: Record<MinerNetwork, string>;
   poolStatus: Record<PoolStatus, string>;
   accident: Record<Exclude<MinerAccidentType, FaultLabel>, string>;
+  repairStatus: Record<RepairStatus, string>;
 }
 
 export type MinerLabelKind = keyof LabelCatalogue;
@@ -93,6 +102,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     network: { online: '在线', offline: '离线' },
     poolStatus: { alive: '正常', dead: '失效', unknown: '未知' },
     accident: { 'power-failure': '断电', 'network-failure': '网络故障', 'liquid-damage': '进水 / 液体损坏', 'physical-damage': '物理损坏', other: '其他' },
+    repairStatus: { awaiting: '待维修', onsite: '现场维修', outsourced: '外发维修', pendingShelf: '修好待上架', scrapped: '报废' },
   },
   'en-US': {
     status: {
@@ -120,6 +130,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     network: { online: 'Online', offline: 'Offline' },
     poolStatus: { alive: 'Alive', dead: 'Dead', unknown: 'Unknown' },
     accident: { 'power-failure': 'Power failure', 'network-failure': 'Network failure', 'liquid-damage': 'Liquid damage', 'physical-damage': 'Physical damage', other: 'Other' },
+    repairStatus: { awaiting: 'Awaiting repair', onsite: 'Onsite repair', outsourced: 'Outsourced repair', pendingShelf: 'Repaired, pending shelf', scrapped: 'Scrapped' },
   },
   ru: {
     status: {
@@ -147,6 +158,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     network: { online: 'В сети', offline: 'Не в сети' },
     poolStatus: { alive: 'Работает', dead: 'Не работает', unknown: 'Неизвестно' },
     accident: { 'power-failure': 'Отключение питания', 'network-failure': 'Сбой сети', 'liquid-damage': 'Повреждение жидкостью', 'physical-damage': 'Механическое повреждение', other: 'Другое' },
+    repairStatus: { awaiting: 'Ожидает ремонта', onsite: 'Ремонт на месте', outsourced: 'Внешний ремонт', pendingShelf: 'Отремонтирован, ждёт полки', scrapped: 'Списан' },
   },
 };
 
@@ -157,6 +169,7 @@ const VALUES: { [K in MinerLabelKind]: readonly (K extends 'accident' ? MinerAcc
   network: MINER_NETWORKS,
   poolStatus: MINER_POOL_STATUSES,
   accident: MINER_ACCIDENT_TYPES,
+  repairStatus: REPAIR_STATUSES,
 };
 
 /** The name of a value in a language; an unknown value (a free-text accident mark) is returned as it is. */

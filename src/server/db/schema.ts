@@ -242,6 +242,11 @@ export interface MinerMarksTable {
   accident_at: Timestamp | null;
   updated_by: string | null;
   updated_at: TimestampDefault;
+  /** Off-shelf maintenance (migration 202611230470): REPAIR_STATUSES, null = awaiting repair; cleared back on shelf. */
+  repair_status: string | null;
+  repair_note: string | null;
+  repair_at: Timestamp | null;
+  repair_by: string | null;
   /** Bumped on every update (migration 202611230100); a change of customer from a phone sends it back. */
   version: Generated<string>;
 }

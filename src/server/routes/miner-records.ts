@@ -22,12 +22,14 @@ import {
   UpdateSnBody,
 } from '@shared/schemas/miner-records';
 import { ShelfImportApplyBody, ShelfImportRowsQuery } from '@shared/schemas/shelf-import';
+import { MaintainOnShelfBody, MaintenanceQuery, SetRepairStatusBody } from '@shared/schemas/off-shelf-maintenance';
 import { getDashboardSeries, getDashboardSummary } from '../domains/miner-records/dashboard';
 import { createHistoryLog, getHistoryLog, storeHistoryLog } from '../domains/miner-records/history-log';
 import { updateMinerSn } from '../domains/miner-records/miner-sn';
 import { findOffShelf, putOnShelf } from '../domains/miner-records/off-shelf';
 import { findMinerOpLog } from '../domains/miner-records/op-log';
 import { applyShelfImport, shelfImportRows } from '../domains/miner-records/shelf-import';
+import { findMaintenance, maintainOnShelf, setRepairStatus } from '../domains/miner-records/off-shelf-maintenance';
 import { parseUploadedIpList, storeIpList } from '../domains/batch/ip-lists';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
@@ -41,6 +43,12 @@ const batchOnlineMenu = findMenuByKey('batchOnline');
 if (!batchOnlineMenu) throw new Error('menu entry batchOnline missing');
 /** Batch on/off shelf from a file (/setting/agent/online): every call of the page changes or prepares a change, so all need its operation key. */
 const SHELF_IMPORT = { permission: batchOnlineMenu.operation, farmScoped: true };
+
+const maintainMenu = findMenuByKey('unshelveMaintain');
+if (!maintainMenu) throw new Error('menu entry unshelveMaintain missing');
+/** Off-shelf maintenance (/unshelve-miner/maintain): the page's key reads, its operation key changes. */
+const MAINTAIN_VIEW = { permission: maintainMenu.permission, farmScoped: true };
+const MAINTAIN_OPERATE = { permission: maintainMenu.operation, farmScoped: true };
 
 const TaskIdParams = z.object({ taskId: z.string().uuid('validation.id') });
 
@@ -148,6 +156,48 @@ export async function minerRecordRoutes(fastify: FastifyInstance): Promise<void>
       req.log.info({ agentKey: req.farmKey, action: r.action, changed: r.changed, taskId: r.taskId }, 'shelf import applied');
       return ok(r);
     },
+  );
+
+  app.get(
+    '/api/miner/maintain/list',
+    {
+      config: MAINTAIN_VIEW,
+      schema: {
+        tags: ['miners'],
+        description:
+          'Off-shelf maintenance (/unshelve-miner/maintain): the miners marked off shelf, longest off shelf first, with repairStatus (awaiting | onsite | outsourced | pendingShelf | scrapped; awaiting until one is set), repairNote, repairAt, repairBy; counts per status. status filters; keyword: IP prefix, part of the SN, customer or note. Paged: list, total, curPage, pageSize, counts.',
+        querystring: MaintenanceQuery,
+      },
+    },
+    async (req) => ok(await findMaintenance(db, req.query)),
+  );
+
+  app.post(
+    '/api/miner/maintain/status',
+    {
+      config: MAINTAIN_OPERATE,
+      schema: {
+        tags: ['miners'],
+        description:
+          "Sets the repair status (and the note, when given: '' clears it) of off-shelf miners. Idempotent: answers { changed: [ip], refused: [{ ip, reason: notOffShelf }] }; each change is in the miner's operation log.",
+        body: SetRepairStatusBody,
+      },
+    },
+    async (req) => ok(await setRepairStatus(db, { ...req.body, agentKey: req.farmKey!, userId: req.user!.id })),
+  );
+
+  app.post(
+    '/api/miner/maintain/onShelf',
+    {
+      config: MAINTAIN_OPERATE,
+      schema: {
+        tags: ['miners'],
+        description:
+          'Puts repaired miners back on shelf (ends their repair). A scrapped miner is refused until it is given another status. Idempotent: answers { changed: [ip], refused: [{ ip, reason: notOffShelf | scrapped }] }.',
+        body: MaintainOnShelfBody,
+      },
+    },
+    async (req) => ok(await maintainOnShelf(db, req.farmKey!, req.user!.id, req.body.ips)),
   );
 
   app.post(

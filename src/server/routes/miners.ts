@@ -136,6 +136,15 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
   }
 
   app.get(
+    '/api/options/repairStatus',
+    {
+      config: { permission: 'authenticated' as const },
+      schema: { tags, description: "Repair statuses of an off-shelf miner (off-shelf maintenance): [{ text, value }], text in the request's language." },
+    },
+    async (req) => ok(minerLabelOptions(req.locale, 'repairStatus')),
+  );
+
+  app.get(
     '/api/options/accidentList',
     {
       config: { permission: PERMISSION.miners },

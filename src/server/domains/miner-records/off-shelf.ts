@@ -69,7 +69,8 @@ export async function putOnShelf(db: DB, agentKey: string, userId: string, ips: 
   const done = await db.transaction().execute(async (trx) => {
     const changed = await trx
       .updateTable('miner_marks')
-      .set({ off_shelf: false, off_shelf_at: null, updated_by: userId, updated_at: new Date() })
+      // back on shelf ends a repair (off-shelf-maintenance.ts)
+      .set({ off_shelf: false, off_shelf_at: null, repair_status: null, repair_note: null, repair_at: null, repair_by: null, updated_by: userId, updated_at: new Date() })
       .where('agent_key', '=', agentKey)
       .where('ip', 'in', unique)
       .where('off_shelf', '=', true)
