@@ -30,6 +30,8 @@ export const ROUTE_COMPONENTS: Readonly<Record<string, Page>> = {
   hashrateOverview: page(() => import('@client/features/miners/routes/hashrate-overview-page'), (m) => m.HashrateOverviewPage),
   offShelfRecords: page(() => import('@client/features/miners/routes/off-shelf-page'), (m) => m.OffShelfPage),
   batchOnline: page(() => import('@client/features/miners/routes/shelf-import-page'), (m) => m.ShelfImportPage),
+  unshelveMaintain: page(() => import('@client/features/miners/routes/off-shelf-maintenance-page'), (m) => m.OffShelfMaintenancePage),
+  unshelveMaintainAlt: page(() => import('@client/features/miners/routes/off-shelf-maintenance-page'), (m) => m.OffShelfMaintenancePage),
   minerProbes: page(() => import('@client/features/miners/routes/miner-probes-page'), (m) => m.MinerProbesPage),
   fieldHome: page(() => import('@client/features/field/routes/field-home-page'), (m) => m.FieldHomePage),
   fieldMiner: page(() => import('@client/features/field/routes/field-miner-page'), (m) => m.FieldMinerPage),

@@ -2,7 +2,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@client/lib/api-client';
 import type { Page } from '@shared/schemas/common';
+import type { RepairStatus } from '@shared/miner-labels';
 import type { HistoryLogInfo, MinerOpLogRow, OffShelfRow, UpdateSnResult } from '@shared/schemas/miner-records';
+import type { MaintenanceChangeResult, MaintenancePage } from '@shared/schemas/off-shelf-maintenance';
 import { minerKeys } from './miners-api';
 
 export const recordKeys = {
@@ -67,4 +69,40 @@ export function useHistoryLogStatus(agentKey: string, id: string | null) {
     enabled: id !== null,
     refetchInterval: (q) => (q.state.data && (q.state.data.status === 'done' || q.state.data.status === 'failed') ? false : 2000),
   });
+}
+
+/** Off-shelf maintenance (/unshelve-miner/maintain): the off-shelf miners with their repair status, set a status, back on shelf. */
+export const maintainKeys = {
+  all: ['miner-records', 'maintain'] as const,
+  list: (agentKey: string, status: RepairStatus | null, keyword: string, page: number, pageSize: number) =>
+    ['miner-records', 'maintain', agentKey, status, keyword, page, pageSize] as const,
+};
+
+export function useMaintenance(agentKey: string, status: RepairStatus | null, keyword: string, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: maintainKeys.list(agentKey, status, keyword, page, pageSize),
+    queryFn: ({ signal }) =>
+      api.get<MaintenancePage>('/api/miner/maintain/list', { agentKey, status: status ?? undefined, keyword: keyword || undefined, page, pageSize }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+function useMaintenanceChange<V>(agentKey: string, path: string, body: (v: V) => Record<string, string | readonly string[] | undefined>) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: V) => api.post<MaintenanceChangeResult>(path, { agentKey, ...body(v) }, { as: 'json' }),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: maintainKeys.all });
+      await qc.invalidateQueries({ queryKey: recordKeys.offShelfAll });
+      await qc.invalidateQueries({ queryKey: minerKeys.all });
+    },
+  });
+}
+
+export function useSetRepairStatus(agentKey: string) {
+  return useMaintenanceChange<{ ips: string[]; status: RepairStatus; note?: string }>(agentKey, '/api/miner/maintain/status', (v) => v);
+}
+
+export function useMaintainOnShelf(agentKey: string) {
+  return useMaintenanceChange<string[]>(agentKey, '/api/miner/maintain/onShelf', (ips) => ({ ips }));
 }

@@ -3,14 +3,17 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, Loader, Pagination, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
+import type { MinerLabelKind } from '@shared/miner-labels';
 import type { MinerOpLogRow } from '@shared/schemas/miner-records';
 import { useMinerOpLog } from '../api/miner-records-api';
+import { useMinerLabels } from '../lib/use-miner-labels';
 
 const PAGE_SIZE = 20;
 
-function detailText(r: MinerOpLogRow): string {
+function detailText(r: MinerOpLogRow, label: (kind: MinerLabelKind, value: string) => string): string {
   const d = r.detail;
   if (r.action === 'updateSn' && typeof d.to === 'string') return `${typeof d.from === 'string' && d.from ? d.from : '-'} → ${d.to}`;
+  if (r.action === 'repairStatus' && typeof d.status === 'string') return [label('repairStatus', d.status), typeof d.note === 'string' ? d.note : ''].filter(Boolean).join(' — ');
   return Object.entries(d)
     .filter(([k]) => k !== 'id')
     .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)
@@ -23,6 +26,7 @@ export function OperationLogCard({ agentKey, ip }: { agentKey: string; ip: strin
   const log = useMinerOpLog(agentKey, ip, page);
   const data = log.data;
   const actionName = (a: string) => t(`opLog.actions.${a}`, { defaultValue: a });
+  const { label } = useMinerLabels();
 
   let body;
   if (log.isPending) {
@@ -78,7 +82,7 @@ export function OperationLogCard({ agentKey, ip }: { agentKey: string; ip: strin
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{detailText(r) || '-'}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{detailText(r, label) || '-'}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

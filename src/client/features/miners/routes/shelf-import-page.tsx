@@ -13,9 +13,9 @@ import { IconAlertTriangle, IconDownload, IconFileSpreadsheet, IconUpload } from
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { findMenuByKey } from '@shared/menu-catalogue';
-import { formatNumber } from '@shared/format/number';
 import type { IpListUploadResult } from '@shared/schemas/batch-operations';
 import { SHELF_OUTCOMES, type ShelfAction, type ShelfImportApplyResult, type ShelfImportRow, type ShelfOutcome } from '@shared/schemas/shelf-import';
+import { CountFilter } from '@client/components/count-filter';
 import { DataTable } from '@client/components/data-table/data-table';
 import type { Column } from '@client/components/data-table/data-table-types';
 import { queryTableState } from '@client/components/data-table/query-state';
@@ -236,28 +236,19 @@ export function ShelfImportPage() {
   }
 
   const all = summary ? SHELF_OUTCOMES.reduce((a, o) => a + summary[o], 0) : uploaded.count;
-  // Buttons that wrap (a phone shows them on two lines) rather than one segmented strip wider than the screen.
-  const filterButton = (value: ShelfOutcome | null, label: string, n: number | undefined) => (
-    <Button
-      key={value ?? 'all'}
-      size="compact-xs"
-      variant={outcome === value ? 'filled' : 'default'}
-      color={value ? OUTCOME_COLOR[value] : undefined}
-      onClick={() => {
-        setOutcome(value);
+  const filters = (
+    <CountFilter<ShelfOutcome>
+      testId="shelf-filter"
+      value={outcome}
+      onChange={(v) => {
+        setOutcome(v);
         setPage(1);
       }}
-      aria-pressed={outcome === value}
-      data-testid={`shelf-filter-${value ?? 'all'}`}
-    >
-      {label} {n === undefined ? '…' : formatNumber(n)}
-    </Button>
-  );
-  const filters = (
-    <Group gap={6} wrap="wrap" data-testid="shelf-outcomes">
-      {filterButton(null, t('shelfImport.all'), summary ? all : undefined)}
-      {SHELF_OUTCOMES.map((o) => filterButton(o, t(`shelfImport.filter.${o}`), summary?.[o]))}
-    </Group>
+      options={[
+        { value: null, label: t('shelfImport.all'), count: summary ? all : undefined },
+        ...SHELF_OUTCOMES.map((o) => ({ value: o, label: t(`shelfImport.filter.${o}`), count: summary?.[o], color: OUTCOME_COLOR[o] })),
+      ]}
+    />
   );
 
   return (

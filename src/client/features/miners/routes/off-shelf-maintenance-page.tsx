@@ -1,0 +1,292 @@
+/**
+ * /unshelve-miner/maintain — off-shelf maintenance (spec 3 §2): the miners taken off shelf, longest off shelf first,
+ * with where their repair stands (awaiting repair, onsite, outsourced, repaired pending shelf, scrapped), counted per
+ * status (the counts filter the list), searched by IP, SN, customer or note, paged in the database. With the page's
+ * operation key a selection gets a status and a note, or goes back on shelf (a scrapped miner is refused until it
+ * gets another status).
+ */
+import { useMemo, useState } from 'react';
+import { Badge, Button, Group, Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconArrowBackUp, IconSearch, IconTool } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { formatDate } from '@shared/format/date';
+import { REPAIR_STATUSES, type RepairStatus } from '@shared/miner-labels';
+import { findMenuByKey } from '@shared/menu-catalogue';
+import type { MaintenanceChangeResult, MaintenanceRow } from '@shared/schemas/off-shelf-maintenance';
+import { CountFilter } from '@client/components/count-filter';
+import { DataTable } from '@client/components/data-table/data-table';
+import type { Column, RowKey } from '@client/components/data-table/data-table-types';
+import { queryTableState } from '@client/components/data-table/query-state';
+import { NoFarmState } from '@client/components/no-farm-state';
+import { PageHeader } from '@client/components/page-header';
+import { useAgentKey } from '@client/lib/agent-key';
+import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePermissions } from '@client/lib/session-api';
+import { useMaintainOnShelf, useMaintenance, useSetRepairStatus } from '../api/miner-records-api';
+import { useMinerLabels } from '../lib/use-miner-labels';
+
+const OPERATE = findMenuByKey('unshelveMaintain')?.operation ?? -1;
+export const REPAIR_COLOR: Record<RepairStatus, string> = { awaiting: 'orange', onsite: 'blue', outsourced: 'grape', pendingShelf: 'green', scrapped: 'gray' };
+const DAY_MS = 86_400_000;
+
+export function OffShelfMaintenancePage() {
+  const { t } = useTranslation('miners');
+  const { label } = useMinerLabels();
+  const agentKey = useAgentKey();
+  const perms = usePermissions();
+  const [status, setStatus] = useState<RepairStatus | null>(null);
+  const [keyword, setKeyword] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(50);
+  const [selected, setSelected] = useState<RowKey[]>([]);
+  const [editing, setEditing] = useState(false);
+  const query = useMaintenance(agentKey ?? '', status, search, page, pageSize);
+  const onShelf = useMaintainOnShelf(agentKey ?? '');
+  const rows = useMemo(() => query.data?.list ?? [], [query.data]);
+  const counts = query.data?.counts;
+  const canOperate = perms.has(OPERATE);
+
+  const columns = useMemo<Column<MaintenanceRow>[]>(
+    () => [
+      {
+        key: 'ip',
+        title: t('maintain.col.ip'),
+        width: 140,
+        render: (r) =>
+          r.present ? (
+            <Link to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`} onClick={(e) => e.stopPropagation()}>
+              {r.ip}
+            </Link>
+          ) : (
+            r.ip
+          ),
+      },
+      { key: 'sn', title: t('maintain.col.sn'), width: 190, render: (r) => r.sn || '-' },
+      { key: 'model', title: t('maintain.col.model'), width: 140, render: (r) => r.model || '-' },
+      {
+        key: 'repairStatus',
+        title: t('maintain.col.status'),
+        width: 200,
+        render: (r) => (
+          <Badge variant="light" color={REPAIR_COLOR[r.repairStatus]} data-testid={`repair-${r.repairStatus}`}>
+            {label('repairStatus', r.repairStatus)}
+          </Badge>
+        ),
+      },
+      { key: 'repairNote', title: t('maintain.col.note'), width: 220, render: (r) => r.repairNote || '-' },
+      {
+        key: 'offShelfAt',
+        title: t('maintain.col.offShelfAt'),
+        width: 190,
+        render: (r) =>
+          r.offShelfAt ? `${formatDate(r.offShelfAt)} · ${t('maintain.days', { count: Math.max(0, Math.floor((Date.now() - Date.parse(r.offShelfAt)) / DAY_MS)) })}` : '-',
+      },
+      { key: 'customer', title: t('maintain.col.customer'), width: 130, render: (r) => r.customer || '-' },
+      {
+        key: 'repairAt',
+        title: t('maintain.col.updated'),
+        width: 190,
+        render: (r) => (r.repairAt ? `${formatDate(r.repairAt)}${r.repairBy ? ` · ${r.repairBy}` : ''}` : '-'),
+      },
+      {
+        key: 'network',
+        title: t('maintain.col.network'),
+        width: 110,
+        render: (r) =>
+          !r.present ? (
+            <Badge color="gray" variant="light">{t('offShelf.gone')}</Badge>
+          ) : (
+            <Badge color={r.online ? 'green' : 'red'} variant="light">{r.online ? t('offShelf.online') : t('offShelf.offline')}</Badge>
+          ),
+      },
+    ],
+    [t, label],
+  );
+
+  if (!agentKey) {
+    return (
+      <Stack gap="md">
+        <PageHeader title={t('maintain.title')} />
+        <NoFarmState />
+      </Stack>
+    );
+  }
+
+  const done = (r: MaintenanceChangeResult, key: 'statusDone' | 'onShelfDone') => {
+    setSelected([]);
+    const scrapped = r.refused.filter((x) => x.reason === 'scrapped').length;
+    const notes = [t(`maintain.${key}`, { count: r.changed.length })];
+    if (scrapped) notes.push(t('maintain.scrappedRefused', { count: scrapped }));
+    notifySuccess(notes.join(' · '));
+  };
+
+  const backOnShelf = () => {
+    const ips = selected.map(String);
+    modals.openConfirmModal({
+      title: t('maintain.onShelf'),
+      children: <Text size="sm">{t('maintain.confirmOnShelf', { count: ips.length })}</Text>,
+      labels: { confirm: t('maintain.onShelf'), cancel: t('maintain.cancel') },
+      onConfirm: () => onShelf.mutate(ips, { onSuccess: (r) => done(r, 'onShelfDone'), onError: (e) => notifyFailure(e, t('maintain.failed')) }),
+    });
+  };
+
+  const all = counts ? REPAIR_STATUSES.reduce((a, s) => a + counts[s], 0) : undefined;
+  const toolbar = (
+    <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
+      <CountFilter<RepairStatus>
+        testId="maintain-filter"
+        value={status}
+        onChange={(v) => {
+          setStatus(v);
+          setPage(1);
+          setSelected([]);
+        }}
+        options={[
+          { value: null, label: t('maintain.all'), count: all },
+          ...REPAIR_STATUSES.map((s) => ({ value: s, label: label('repairStatus', s), count: counts?.[s], color: REPAIR_COLOR[s] })),
+        ]}
+      />
+      <Group gap="xs" wrap="wrap">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSearch(keyword.trim());
+            setPage(1);
+          }}
+          style={{ flex: '1 1 220px', maxWidth: 360 }}
+        >
+          <TextInput
+            size="xs"
+            value={keyword}
+            onChange={(e) => setKeyword(e.currentTarget.value)}
+            placeholder={t('maintain.search')}
+            aria-label={t('maintain.search')}
+            leftSection={<IconSearch size={14} />}
+            data-testid="maintain-search"
+          />
+        </form>
+        {canOperate && (
+          <>
+            <Button size="xs" leftSection={<IconTool size={14} />} disabled={selected.length === 0} onClick={() => setEditing(true)} data-testid="maintain-set-status">
+              {t('maintain.setStatus')}
+              {selected.length > 0 ? ` (${selected.length})` : ''}
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconArrowBackUp size={14} />}
+              disabled={selected.length === 0}
+              loading={onShelf.isPending}
+              onClick={backOnShelf}
+              data-testid="maintain-on-shelf"
+            >
+              {t('maintain.onShelf')}
+              {selected.length > 0 ? ` (${selected.length})` : ''}
+            </Button>
+          </>
+        )}
+      </Group>
+    </Stack>
+  );
+
+  return (
+    <Stack gap="md" data-testid="maintain-page">
+      <PageHeader title={t('maintain.title')} description={t('maintain.description')} />
+      <DataTable<MaintenanceRow>
+        columns={columns}
+        rows={rows}
+        rowKey="ip"
+        prefKey="/unshelve-miner/maintain"
+        {...queryTableState(query)}
+        emptyText={search || status ? t('maintain.noMatch') : t('maintain.empty')}
+        rowNumbers
+        selection={canOperate ? { selectedKeys: selected, onChange: setSelected } : undefined}
+        pagination={{
+          total: query.data?.total ?? 0,
+          page,
+          pageSize,
+          onChange: (p, s) => {
+            setPage(p);
+            setPageSize(s);
+          },
+        }}
+        toolbar={toolbar}
+        ariaLabel={t('maintain.title')}
+      />
+      {editing && (
+        <RepairStatusDialog
+          agentKey={agentKey}
+          ips={selected.map(String)}
+          initial={rows.find((r) => r.ip === selected[0])?.repairStatus ?? 'awaiting'}
+          onClose={() => setEditing(false)}
+          onDone={(r) => {
+            setEditing(false);
+            done(r, 'statusDone');
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function RepairStatusDialog({
+  agentKey,
+  ips,
+  initial,
+  onClose,
+  onDone,
+}: {
+  agentKey: string;
+  ips: string[];
+  initial: RepairStatus;
+  onClose: () => void;
+  onDone: (r: MaintenanceChangeResult) => void;
+}) {
+  const { t } = useTranslation('miners');
+  const { label } = useMinerLabels();
+  const [status, setStatus] = useState<RepairStatus>(initial);
+  const [note, setNote] = useState('');
+  const setRepair = useSetRepairStatus(agentKey);
+  const save = () =>
+    setRepair.mutate(
+      // An empty note keeps each miner's note (a note typed here replaces it).
+      { ips, status, ...(note.trim() ? { note: note.trim() } : {}) },
+      { onSuccess: onDone, onError: (e) => notifyFailure(e, t('maintain.failed')) },
+    );
+  return (
+    <Modal opened onClose={onClose} title={t('maintain.setStatusTitle', { count: ips.length })} data-testid="maintain-dialog">
+      <Stack gap="sm">
+        <Select
+          label={t('maintain.col.status')}
+          data={REPAIR_STATUSES.map((s) => ({ value: s, label: label('repairStatus', s) }))}
+          value={status}
+          onChange={(v) => v && setStatus(v as RepairStatus)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="maintain-status"
+        />
+        <Textarea
+          label={t('maintain.col.note')}
+          description={t('maintain.noteHint')}
+          value={note}
+          onChange={(e) => setNote(e.currentTarget.value)}
+          maxLength={500}
+          autosize
+          minRows={2}
+          data-testid="maintain-note"
+        />
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" size="xs" onClick={onClose}>
+            {t('maintain.cancel')}
+          </Button>
+          <Button size="xs" onClick={save} loading={setRepair.isPending} data-testid="maintain-save">
+            {t('maintain.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
