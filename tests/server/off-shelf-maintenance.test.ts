@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@shared/schemas/common';
 import type { MaintenanceChangeResult, MaintenancePage } from '@shared/schemas/off-shelf-maintenance';
-import type { MinerOpLogRow } from '@shared/schemas/miner-records';
+import type { MinerOpLogRow, OffShelfRow } from '@shared/schemas/miner-records';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
@@ -80,6 +80,10 @@ describe('off-shelf maintenance', () => {
     const paged = await list({ pageSize: '2', page: '3' });
     expect(paged).toMatchObject({ total: 5, curPage: 3 });
     expect(paged.list).toHaveLength(1);
+
+    // the off-shelf records show it too
+    const records = body<Page<OffShelfRow>>(await admin.get('/api/miner/offShelfList', { agentKey: farm.agentKey, pageSize: '100' })).data.list;
+    expect(Object.fromEntries(records.map((r) => [r.ip, r.repairStatus]))).toMatchObject({ [ip(1)]: 'onsite', [ip(3)]: 'scrapped', [ip(5)]: 'awaiting' });
 
     const log = body<Page<MinerOpLogRow>>(await admin.get('/api/miner/opLog', { agentKey: farm.agentKey, ip: ip(1) })).data.list;
     expect(log.filter((e) => e.action === 'repairStatus').map((e) => e.detail)).toEqual([{ status: 'onsite', note: 'fan 2 replaced' }]);

@@ -4,6 +4,7 @@
  * Hashrates GH/s, temperatures °C, times ISO 8601 UTC.
  */
 import { z } from 'zod';
+import type { RepairStatus } from '../miner-labels';
 import { SN_LENGTH, normaliseSn } from '../sn';
 import type { FaultLabel } from './miner-snapshot';
 
@@ -103,6 +104,8 @@ export interface OffShelfRow {
   /** False when the farm no longer has a miner at this IP. */
   present: boolean;
   online: boolean;
+  /** Where its repair stands (off-shelf maintenance; awaiting until one is set). */
+  repairStatus: RepairStatus;
 }
 
 export const OnShelfBody = z.object({

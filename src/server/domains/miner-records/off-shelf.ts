@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
+import type { RepairStatus } from '@shared/miner-labels';
 import type { OffShelfQuery, OffShelfRow } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
 import { noteShelfChange } from '../miners/miner-stamps';
@@ -33,8 +34,10 @@ export async function findOffShelf(db: DB, q: OffShelfQuery): Promise<Page<OffSh
     present: boolean;
     online: boolean | null;
     op: string | null;
+    repair_status: RepairStatus;
   }>`
     select mk.ip, m.sn, m.model, mk.customer, mk.off_shelf_at, u.user_name, m.id is not null as present, m.online,
+      coalesce(mk.repair_status, 'awaiting') as repair_status,
       (select t.batch_op from agent_task_results r join agent_tasks t on t.id = r.task_id
         where r.ip = mk.ip and t.agent_key = mk.agent_key and t.batch_op in ('batchOffline', 'batchOfflineRecoverDHCP')
         order by t.created_at desc limit 1) as op
@@ -56,6 +59,7 @@ export async function findOffShelf(db: DB, q: OffShelfQuery): Promise<Page<OffSh
       op: r.op,
       present: r.present,
       online: r.online ?? false,
+      repairStatus: r.repair_status,
     })),
     total,
     curPage: q.page,

@@ -25,10 +25,10 @@ import { useAgentKey } from '@client/lib/agent-key';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { useMaintainOnShelf, useMaintenance, useSetRepairStatus } from '../api/miner-records-api';
+import { REPAIR_COLOR } from '../lib/repair-status';
 import { useMinerLabels } from '../lib/use-miner-labels';
 
 const OPERATE = findMenuByKey('unshelveMaintain')?.operation ?? -1;
-export const REPAIR_COLOR: Record<RepairStatus, string> = { awaiting: 'orange', onsite: 'blue', outsourced: 'grape', pendingShelf: 'green', scrapped: 'gray' };
 const DAY_MS = 86_400_000;
 
 export function OffShelfMaintenancePage() {

@@ -23,11 +23,14 @@ import { useOffShelf, useOnShelf } from '../api/miner-records-api';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { downloadBlob } from '@client/lib/download-blob';
 import { type ExportFormat, exportFileName, toCsv, toXlsx } from '../lib/export-miners';
+import { useMinerLabels } from '../lib/use-miner-labels';
+import { REPAIR_COLOR } from '../lib/repair-status';
 
 const OPERATE = findMenuByKey('offShelfRecords')?.operation ?? -1;
 
 export function OffShelfPage() {
   const { t } = useTranslation('miners');
+  const { label } = useMinerLabels();
   const agentKey = useAgentKey();
   const perms = usePermissions();
   const [keyword, setKeyword] = useState('');
@@ -59,6 +62,16 @@ export function OffShelfPage() {
       { key: 'model', title: t('offShelf.model'), width: 170 },
       { key: 'customer', title: t('offShelf.customer'), width: 140 },
       { key: 'offShelfAt', title: t('offShelf.at'), width: 170, render: (r) => formatDate(r.offShelfAt) },
+      {
+        key: 'repairStatus',
+        title: t('maintain.col.status'),
+        width: 190,
+        render: (r) => (
+          <Badge variant="light" color={REPAIR_COLOR[r.repairStatus]}>
+            {label('repairStatus', r.repairStatus)}
+          </Badge>
+        ),
+      },
       { key: 'by', title: t('offShelf.by'), width: 120 },
       { key: 'op', title: t('offShelf.op'), width: 170, render: (r) => (r.op ? t(`offShelf.ops.${r.op}`) : '-') },
       {
@@ -73,7 +86,7 @@ export function OffShelfPage() {
           ),
       },
     ],
-    [t],
+    [t, label],
   );
 
   if (!agentKey) {
@@ -96,6 +109,7 @@ export function OffShelfPage() {
       if (key === 'offShelfAt') return formatDate(r.offShelfAt);
       if (key === 'op') return r.op ? t(`offShelf.ops.${r.op}`) : '';
       if (key === 'network') return !r.present ? t('offShelf.gone') : r.online ? t('offShelf.online') : t('offShelf.offline');
+      if (key === 'repairStatus') return label('repairStatus', r.repairStatus);
       const v = (r as unknown as Record<string, unknown>)[key];
       return v === null || v === undefined ? '' : String(v);
     };
