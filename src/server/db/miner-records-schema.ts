@@ -1,4 +1,4 @@
-/** Kysely table types of migration 202611230120_add_miner_records, merged into `Database`. */
+/** Kysely table types of migrations 202611230120_add_miner_records and 202611230480_add_miner_analyses, merged into `Database`. */
 import type { ColumnType, Generated } from 'kysely';
 
 type TimestampDefault = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -8,7 +8,7 @@ export interface MinerRecordLogTable {
   id: Generated<string>;
   agent_key: string;
   ip: string;
-  /** updateSn | onShelf | historyLog */
+  /** updateSn | onShelf | historyLog | repairStatus */
   action: string;
   detail: Json;
   user_id: string | null;
@@ -29,9 +29,25 @@ export interface MinerHistoryLogsTable {
   done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** A fault analysis of one miner (shared/schemas/fault-analysis.ts): its findings as analysed, kept to be read again. */
+export interface MinerAnalysesTable {
+  id: Generated<string>;
+  agent_key: string;
+  ip: string;
+  sn: string;
+  model: string;
+  status: ColumnType<'pending' | 'running' | 'done' | 'failed', 'pending' | 'running' | 'done' | 'failed' | undefined, 'pending' | 'running' | 'done' | 'failed'>;
+  /** [{ code, severity, params }], most serious first (texts are made in the reader's language). */
+  findings: ColumnType<{ code: string; severity: string; params: Record<string, string | number> }[], string, string>;
+  reading_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_by: string | null;
+  created_at: TimestampDefault;
+}
+
 declare module './schema' {
   interface Database {
     miner_record_log: MinerRecordLogTable;
     miner_history_logs: MinerHistoryLogsTable;
+    miner_analyses: MinerAnalysesTable;
   }
 }

@@ -21,6 +21,7 @@ import { sql } from 'kysely';
 import { type DB, inBackground } from '../db/kysely';
 import { pruneExpiredSessions } from '../domains/auth/sessions';
 import { pruneBatchLeftovers } from '../domains/batch/prune';
+import { pruneAnalyses } from '../domains/miners/fault-analysis';
 import { pruneSyncTombstones } from '../domains/sync/prune-tombstones';
 import { IDEMPOTENCY_RETENTION_DAYS } from '../plugins/idempotency';
 import { pruneRateLimits } from '../plugins/rate-limit';
@@ -33,6 +34,7 @@ export async function runMaintenance(main: DB, retention: HistoryRetention = DEF
   await pruneRateLimits(db);
   await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(Date.now() - IDEMPOTENCY_RETENTION_DAYS * 86400_000)).execute();
   await pruneBatchLeftovers(db);
+  await pruneAnalyses(db);
   await pruneSyncTombstones(db);
   await pruneHistory(db, retention);
   await sql`vacuum miners, miner_stats_hour, farm_stats_minute`.execute(db);

@@ -4,6 +4,8 @@
  * Every call needs the miners menu key (10000) and membership of the farm named by agentKey.
  */
 import type { FastifyInstance } from 'fastify';
+import { AnalysisIdQuery, AnalysisStartBody } from '@shared/schemas/fault-analysis';
+import { analysisResult, analysisStatus, startAnalysis } from '../domains/miners/fault-analysis';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { minerLabelOptions } from '@shared/miner-labels';
@@ -134,6 +136,40 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
       async (req) => ok(fixedMinerOptions(req.locale, name)),
     );
   }
+
+  app.post(
+    '/api/ai/analysis',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          "Fault analysis of one miner (agentKey, ip): rules a technician applies to its latest reading and its last 24 hours (hashboards, chips, heat, fans, pools, hashrate, hardware errors, firmware errors, stability). Answers { id, status }; then GET /api/ai/status and /api/ai/result. 404 when the farm has no miner at that IP.",
+        body: AnalysisStartBody,
+      },
+    },
+    async (req) => ok(await startAnalysis(db, req.farmKey!, req.body.ip, req.user!.id)),
+  );
+
+  app.get(
+    '/api/ai/status',
+    { config, schema: { tags, description: 'Status of a fault analysis: { id, status: pending | running | done | failed }.', querystring: AnalysisIdQuery } },
+    async (req) => ok(await analysisStatus(db, req.query.agentKey, req.query.id)),
+  );
+
+  app.get(
+    '/api/ai/result',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          "Result of a fault analysis: { id, status, ip, sn, model, reason, suggestion (the most serious finding's), findings: [{ code, severity: critical | warning | info, params, reason, suggestion }], readingAt, analysedAt }, texts in the request's language.",
+        querystring: AnalysisIdQuery,
+      },
+    },
+    async (req) => ok(await analysisResult(db, req.query.agentKey, req.query.id, req.locale)),
+  );
 
   app.get(
     '/api/options/repairStatus',
