@@ -3,9 +3,9 @@
  * off shelf by the batch operation appear on /device/miners with who and when, the search narrows them, a
  * selection is exported as CSV and put back on shelf; on a miner's detail page the SN is refused at 16
  * characters with "SN must be 17 characters", saved at 17 and shown (also after the agent reports again), the
- * operation log lists the change, and a history log is requested, the agent's upload (played here over the agent
- * uplink with the farm's secret; the agent itself is tested against the simulator in tests/agent) shows up. At
- * 360 px the off-shelf page does not scroll sideways.
+ * operation log lists the change, a history log is requested, the agent's upload (played here over the agent
+ * uplink with the farm's secret; the agent itself is tested against the simulator in tests/agent) shows up, and
+ * the fault analysis of a miner short of chips names its boards. At 360 px the off-shelf page does not scroll sideways.
  */
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
@@ -158,6 +158,18 @@ describe('miner detail records at 1440 px', () => {
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('miner-history-log-download').click()]);
     expect(readFileSync((await file.path())!, 'utf8')).toBe(text);
     await page.getByTestId('miner-op-log').getByText('History log requested').waitFor();
+  });
+
+  it('analyses a miner short of chips: the missing chips and the failed hashboard first, with what to do', async () => {
+    await page.goto(`/device/miner/detail?ip=${minerIp(9)}`);
+    await page.getByTestId('miner-detail-identity').waitFor();
+    await page.getByTestId('miner-analysis-run').click();
+    const findings = page.getByTestId('miner-analysis-finding');
+    await expect.poll(() => findings.count(), { timeout: 15_000 }).toBeGreaterThan(2);
+    expect(await findings.evaluateAll((els) => els.slice(0, 2).map((e) => e.getAttribute('data-code')))).toEqual(['missingChips', 'missingBoard']);
+    const first = await findings.first().innerText();
+    expect(first).toContain('Hashboard 2 finds 64 of 126 chips.');
+    expect(first).toContain('repair shop');
   });
 });
 

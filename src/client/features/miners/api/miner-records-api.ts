@@ -5,6 +5,7 @@ import type { Page } from '@shared/schemas/common';
 import type { RepairStatus } from '@shared/miner-labels';
 import type { HistoryLogInfo, MinerOpLogRow, OffShelfRow, UpdateSnResult } from '@shared/schemas/miner-records';
 import type { MaintenanceChangeResult, MaintenancePage } from '@shared/schemas/off-shelf-maintenance';
+import type { AnalysisResult, AnalysisStarted } from '@shared/schemas/fault-analysis';
 import { minerKeys } from './miners-api';
 
 export const recordKeys = {
@@ -105,4 +106,23 @@ export function useSetRepairStatus(agentKey: string) {
 
 export function useMaintainOnShelf(agentKey: string) {
   return useMaintenanceChange<string[]>(agentKey, '/api/miner/maintain/onShelf', (ips) => ({ ips }));
+}
+
+/** Fault analysis of one miner (POST /api/ai/analysis, then its status and result). */
+export const analysisKeys = {
+  result: (agentKey: string, id: string, locale: string) => ['miner-records', 'analysis', agentKey, id, locale] as const,
+};
+
+export function useStartAnalysis(agentKey: string, ip: string) {
+  return useMutation({ mutationFn: () => api.post<AnalysisStarted>('/api/ai/analysis', { agentKey, ip }, { as: 'json' }) });
+}
+
+/** The result of a run, polled while it is not finished; asked again when the interface language changes (its texts are the server's). */
+export function useAnalysisResult(agentKey: string, id: string | null, locale: string) {
+  return useQuery({
+    queryKey: analysisKeys.result(agentKey, id ?? '', locale),
+    queryFn: ({ signal }) => api.get<AnalysisResult>('/api/ai/result', { agentKey, id: id ?? '' }, { signal }),
+    enabled: id !== null,
+    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'pending' || q.state.data.status === 'running') ? 2000 : false),
+  });
 }

@@ -24,6 +24,7 @@ import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liv
 import { useMinerLabels } from '../lib/use-miner-labels';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { usePermissions } from '@client/lib/session-api';
+import { FaultAnalysisCard } from '../components/fault-analysis-card';
 import { HistoryLogCard } from '../components/history-log-card';
 import { OperationLogCard } from '../components/operation-log-card';
 import { SnEditButton } from '../components/sn-edit-button';
@@ -255,6 +256,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
           </Section>
         </Grid.Col>
       </Grid>
+      <FaultAnalysisCard agentKey={agentKey} ip={m.ip} />
       <HistoryLogCard agentKey={agentKey} ip={m.ip} canOperate={canOperate} />
       <OperationLogCard agentKey={agentKey} ip={m.ip} />
     </Stack>
