@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { minerSnapshot, uploadBatch } from '../support/miner-snapshots';
-import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { setFarmLastOnline } from '../support/e2e-seed';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
@@ -65,10 +65,7 @@ afterAll(async () => {
 });
 
 async function openDashboard(page: Page, farm: string): Promise<void> {
-  await page.evaluate((k) => {
-    sessionStorage.setItem('hf.agentKey', k);
-    localStorage.setItem('hf.lastAgentKey', k);
-  }, farm);
+  await selectFarm(page, farm);
   await page.goto('/');
   await page.getByTestId('dashboard-page').waitFor();
 }

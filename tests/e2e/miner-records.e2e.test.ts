@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import { gzipBatch, minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, tableRowKeys, tableRows, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'records-farm';
@@ -51,15 +51,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function selectFarm(page: Page): Promise<void> {
-  await page.evaluate((k) => {
-    sessionStorage.setItem('hf.agentKey', k);
-    localStorage.setItem('hf.lastAgentKey', k);
-  }, FARM);
-}
-
-const rows = (page: Page) => page.getByTestId('data-table-row');
-const rowIps = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key') ?? ''));
+const rows = tableRows;
+const rowIps = tableRowKeys;
 
 describe('off-shelf records at 1440 px', () => {
   let context: BrowserContext;
@@ -71,7 +64,7 @@ describe('off-shelf records at 1440 px', () => {
     page = await context.newPage();
     errors = trackPageErrors(page);
     await loginUi(page);
-    await selectFarm(page);
+    await selectFarm(page, FARM);
     await page.goto('/device/miners');
     await page.getByTestId('off-shelf-page').waitFor();
   }, 120_000);
@@ -119,7 +112,7 @@ describe('miner detail records at 1440 px', () => {
     context = await newContext(browser, server.url, { viewport: 'desktop' });
     page = await context.newPage();
     await loginUi(page);
-    await selectFarm(page);
+    await selectFarm(page, FARM);
     await page.goto(`/device/miner/detail?ip=${ip}`);
     await page.getByTestId('miner-detail-identity').waitFor();
   }, 120_000);
@@ -181,7 +174,7 @@ describe('temperature probes (/miner/probes, no layout)', () => {
         const page = await context.newPage();
         const errors = trackPageErrors(page);
         await loginUi(page);
-        await selectFarm(page);
+        await selectFarm(page, FARM);
         await page.goto('/miner/probes');
         await page.getByTestId('miner-probes-page').waitFor();
         expect(await page.getByTestId('app-shell').count()).toBe(0);
@@ -213,7 +206,7 @@ describe('off-shelf records at 360 px', () => {
     try {
       const page = await context.newPage();
       await loginUi(page);
-      await selectFarm(page);
+      await selectFarm(page, FARM);
       await page.goto('/device/miners');
       await page.getByTestId('off-shelf-page').waitFor();
       await rows(page).first().waitFor();

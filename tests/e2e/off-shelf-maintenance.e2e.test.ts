@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minerIp } from '../support/miner-snapshots';
-import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, tableRowKeys, tableRows, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'maint-farm';
@@ -31,16 +31,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-const rows = (page: Page) => page.getByTestId('data-table-row');
-const rowIps = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key') ?? ''));
+const rows = tableRows;
+const rowIps = tableRowKeys;
 const statusOf = (page: Page, ip: string) => page.locator(`[data-row-key="${ip}"] [data-testid^="repair-"]`).getAttribute('data-testid');
 
 async function openPage(page: Page): Promise<void> {
   await loginUi(page);
-  await page.evaluate((k) => {
-    sessionStorage.setItem('hf.agentKey', k);
-    localStorage.setItem('hf.lastAgentKey', k);
-  }, FARM);
+  await selectFarm(page, FARM);
   await page.goto('/unshelve-miner/maintain');
   await page.getByTestId('maintain-page').waitFor();
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import type { OffShelfRow } from '@shared/schemas/miner-records';
 import { minerIp } from '../support/miner-snapshots';
-import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, tableRowKeys, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'shelf-farm';
@@ -37,15 +37,11 @@ afterAll(async () => {
 
 const offShelf = async () => (await api.get<{ list: OffShelfRow[] }>('/api/miner/offShelfList', { agentKey: FARM, pageSize: 100 })).list.map((r) => r.ip).sort();
 const snOf = async (ip: string) => (await api.get<{ sn: string }>('/api/miner/detail', { agentKey: FARM, ip })).sn;
-const rows = (page: Page) => page.getByTestId('data-table-row');
-const rowIps = (page: Page) => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key') ?? ''));
+const rowIps = tableRowKeys;
 
 async function openPage(page: Page): Promise<void> {
   await loginUi(page);
-  await page.evaluate((k) => {
-    sessionStorage.setItem('hf.agentKey', k);
-    localStorage.setItem('hf.lastAgentKey', k);
-  }, FARM);
+  await selectFarm(page, FARM);
   await page.goto('/setting/agent/online');
   await page.getByTestId('shelf-import-page').waitFor();
   await page.getByTestId('shelf-empty').waitFor();

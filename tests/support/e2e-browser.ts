@@ -216,3 +216,15 @@ export async function settlePhoneLanding(page: Page): Promise<void> {
     { timeout: 20_000, polling: 100 },
   );
 }
+
+/** Makes `agentKey` the selected farm of the console in this page (as the farm picker does) for the next navigation. */
+export async function selectFarm(page: Page, agentKey: string): Promise<void> {
+  await page.evaluate((k) => {
+    sessionStorage.setItem('hf.agentKey', k);
+    localStorage.setItem('hf.lastAgentKey', k);
+  }, agentKey);
+}
+
+/** The rows of the page's data table, and their keys (data-row-key) in order. */
+export const tableRows = (page: Page) => page.getByTestId('data-table-row');
+export const tableRowKeys = (page: Page) => tableRows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key') ?? ''));

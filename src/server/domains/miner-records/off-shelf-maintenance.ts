@@ -9,16 +9,12 @@ import { sql } from 'kysely';
 import { REPAIR_STATUSES, type RepairStatus } from '@shared/miner-labels';
 import type { MaintenanceChangeResult, MaintenancePage, MaintenanceQuery, MaintenanceRefusal } from '@shared/schemas/off-shelf-maintenance';
 import type { DB } from '../../db/kysely';
-import { putOnShelf } from './off-shelf';
+import { iso, offShelfWhere, putOnShelf } from './off-shelf';
 
-const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const STATUS = sql`coalesce(mk.repair_status, 'awaiting')`;
 
 export async function findMaintenance(db: DB, q: MaintenanceQuery): Promise<MaintenancePage> {
-  const k = q.keyword ? likeEscape(q.keyword) : null;
-  const base = sql`mk.agent_key = ${q.agentKey} and mk.off_shelf
-    ${k ? sql`and (mk.ip like ${`${k}%`} or m.sn ilike ${`%${k}%`} or mk.customer ilike ${`%${k}%`} or mk.repair_note ilike ${`%${k}%`})` : sql``}`;
+  const base = offShelfWhere(q.agentKey, q.keyword, true);
   const { rows: countRows } = await sql<{ status: RepairStatus; n: number }>`
     select ${STATUS} as status, count(*)::int as n
     from miner_marks mk left join miners m on m.agent_key = mk.agent_key and m.ip = mk.ip

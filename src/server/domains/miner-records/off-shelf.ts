@@ -4,20 +4,28 @@
  * customer — searched and paged in the database (partial index miner_marks_off_shelf) — and "back on
  * shelf" (spec 3 §4 "go on shelf or leave shelf"), a records-only change logged per miner.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
 import type { RepairStatus } from '@shared/miner-labels';
 import type { OffShelfQuery, OffShelfRow } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
 import { noteShelfChange } from '../miners/miner-stamps';
 
-const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
+export const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/**
+ * The farm's off-shelf miners (miner_marks mk, joined to miners m) matching a search: IP prefix, part of the SN or
+ * of the customer, and of the repair note with `withNote`.
+ */
+export function offShelfWhere(agentKey: string, keyword: string | undefined, withNote = false): RawBuilder<unknown> {
+  const k = keyword ? likeEscape(keyword) : null;
+  return sql`mk.agent_key = ${agentKey} and mk.off_shelf
+    ${k ? sql`and (mk.ip like ${`${k}%`} or m.sn ilike ${`%${k}%`} or mk.customer ilike ${`%${k}%`} ${withNote ? sql`or mk.repair_note ilike ${`%${k}%`}` : sql``})` : sql``}`;
+}
+
 export async function findOffShelf(db: DB, q: OffShelfQuery): Promise<Page<OffShelfRow>> {
-  const k = q.keyword ? likeEscape(q.keyword) : null;
-  const where = sql`mk.agent_key = ${q.agentKey} and mk.off_shelf
-    ${k ? sql`and (mk.ip like ${`${k}%`} or m.sn ilike ${`%${k}%`} or mk.customer ilike ${`%${k}%`})` : sql``}`;
+  const where = offShelfWhere(q.agentKey, q.keyword);
   const { rows: c } = await sql<{ n: number }>`
     select count(*)::int as n from miner_marks mk left join miners m on m.agent_key = mk.agent_key and m.ip = mk.ip where ${where}
   `.execute(db);

@@ -10,7 +10,6 @@ import { Badge, Button, Group, Modal, Select, Stack, Text, TextInput, Textarea }
 import { modals } from '@mantine/modals';
 import { IconArrowBackUp, IconSearch, IconTool } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { formatDate } from '@shared/format/date';
 import { REPAIR_STATUSES, type RepairStatus } from '@shared/miner-labels';
 import { findMenuByKey } from '@shared/menu-catalogue';
@@ -25,6 +24,7 @@ import { useAgentKey } from '@client/lib/agent-key';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { useMaintainOnShelf, useMaintenance, useSetRepairStatus } from '../api/miner-records-api';
+import { offShelfIpColumn, offShelfNetworkColumn } from '../lib/off-shelf-columns';
 import { REPAIR_COLOR } from '../lib/repair-status';
 import { useMinerLabels } from '../lib/use-miner-labels';
 
@@ -51,19 +51,7 @@ export function OffShelfMaintenancePage() {
 
   const columns = useMemo<Column<MaintenanceRow>[]>(
     () => [
-      {
-        key: 'ip',
-        title: t('maintain.col.ip'),
-        width: 140,
-        render: (r) =>
-          r.present ? (
-            <Link to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`} onClick={(e) => e.stopPropagation()}>
-              {r.ip}
-            </Link>
-          ) : (
-            r.ip
-          ),
-      },
+      offShelfIpColumn<MaintenanceRow>(t('maintain.col.ip')),
       { key: 'sn', title: t('maintain.col.sn'), width: 190, render: (r) => r.sn || '-' },
       { key: 'model', title: t('maintain.col.model'), width: 140, render: (r) => r.model || '-' },
       {
@@ -91,17 +79,7 @@ export function OffShelfMaintenancePage() {
         width: 190,
         render: (r) => (r.repairAt ? `${formatDate(r.repairAt)}${r.repairBy ? ` · ${r.repairBy}` : ''}` : '-'),
       },
-      {
-        key: 'network',
-        title: t('maintain.col.network'),
-        width: 110,
-        render: (r) =>
-          !r.present ? (
-            <Badge color="gray" variant="light">{t('offShelf.gone')}</Badge>
-          ) : (
-            <Badge color={r.online ? 'green' : 'red'} variant="light">{r.online ? t('offShelf.online') : t('offShelf.offline')}</Badge>
-          ),
-      },
+      offShelfNetworkColumn<MaintenanceRow>(t, t('maintain.col.network')),
     ],
     [t, label],
   );

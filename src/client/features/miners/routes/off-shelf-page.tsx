@@ -8,7 +8,6 @@ import { Badge, Button, Group, Menu, Stack, Text, TextInput } from '@mantine/cor
 import { modals } from '@mantine/modals';
 import { IconArrowBackUp, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { findMenuByKey } from '@shared/menu-catalogue';
 import { formatDate } from '@shared/format/date';
 import type { OffShelfRow } from '@shared/schemas/miner-records';
@@ -23,6 +22,7 @@ import { useOffShelf, useOnShelf } from '../api/miner-records-api';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { downloadBlob } from '@client/lib/download-blob';
 import { type ExportFormat, exportFileName, toCsv, toXlsx } from '../lib/export-miners';
+import { offShelfIpColumn, offShelfNetworkColumn, offShelfNetworkText } from '../lib/off-shelf-columns';
 import { useMinerLabels } from '../lib/use-miner-labels';
 import { REPAIR_COLOR } from '../lib/repair-status';
 
@@ -45,19 +45,7 @@ export function OffShelfPage() {
 
   const columns = useMemo<Column<OffShelfRow>[]>(
     () => [
-      {
-        key: 'ip',
-        title: t('offShelf.ip'),
-        width: 140,
-        render: (r) =>
-          r.present ? (
-            <Link to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`} onClick={(e) => e.stopPropagation()}>
-              {r.ip}
-            </Link>
-          ) : (
-            r.ip
-          ),
-      },
+      offShelfIpColumn<OffShelfRow>(t('offShelf.ip')),
       { key: 'sn', title: t('offShelf.sn'), width: 190 },
       { key: 'model', title: t('offShelf.model'), width: 170 },
       { key: 'customer', title: t('offShelf.customer'), width: 140 },
@@ -74,17 +62,7 @@ export function OffShelfPage() {
       },
       { key: 'by', title: t('offShelf.by'), width: 120 },
       { key: 'op', title: t('offShelf.op'), width: 170, render: (r) => (r.op ? t(`offShelf.ops.${r.op}`) : '-') },
-      {
-        key: 'network',
-        title: t('offShelf.network'),
-        width: 110,
-        render: (r) =>
-          !r.present ? (
-            <Badge color="gray" variant="light">{t('offShelf.gone')}</Badge>
-          ) : (
-            <Badge color={r.online ? 'green' : 'red'} variant="light">{r.online ? t('offShelf.online') : t('offShelf.offline')}</Badge>
-          ),
-      },
+      offShelfNetworkColumn<OffShelfRow>(t, t('offShelf.network')),
     ],
     [t, label],
   );
@@ -108,7 +86,7 @@ export function OffShelfPage() {
     const cell = (r: OffShelfRow, key: string): string => {
       if (key === 'offShelfAt') return formatDate(r.offShelfAt);
       if (key === 'op') return r.op ? t(`offShelf.ops.${r.op}`) : '';
-      if (key === 'network') return !r.present ? t('offShelf.gone') : r.online ? t('offShelf.online') : t('offShelf.offline');
+      if (key === 'network') return offShelfNetworkText(t, r);
       if (key === 'repairStatus') return label('repairStatus', r.repairStatus);
       const v = (r as unknown as Record<string, unknown>)[key];
       return v === null || v === undefined ? '' : String(v);
