@@ -6,9 +6,9 @@
  * gets another status).
  */
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Badge, Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconArrowBackUp, IconSearch, IconTool } from '@tabler/icons-react';
+import { IconArrowBackUp, IconTool } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import { REPAIR_STATUSES, type RepairStatus } from '@shared/miner-labels';
@@ -20,6 +20,7 @@ import type { Column, RowKey } from '@client/components/data-table/data-table-ty
 import { queryTableState } from '@client/components/data-table/query-state';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { PageHeader } from '@client/components/page-header';
+import { SearchForm } from '@client/components/search-form';
 import { useAgentKey } from '@client/lib/agent-key';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
@@ -37,7 +38,6 @@ export function OffShelfMaintenancePage() {
   const agentKey = useAgentKey();
   const perms = usePermissions();
   const [status, setStatus] = useState<RepairStatus | null>(null);
-  const [keyword, setKeyword] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(50);
@@ -128,24 +128,14 @@ export function OffShelfMaintenancePage() {
         ]}
       />
       <Group gap="xs" wrap="wrap">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            setSearch(keyword.trim());
+        <SearchForm
+          placeholder={t('maintain.search')}
+          testId="maintain-search"
+          onSearch={(text) => {
+            setSearch(text);
             setPage(1);
           }}
-          style={{ flex: '1 1 220px', maxWidth: 360 }}
-        >
-          <TextInput
-            size="xs"
-            value={keyword}
-            onChange={(e) => setKeyword(e.currentTarget.value)}
-            placeholder={t('maintain.search')}
-            aria-label={t('maintain.search')}
-            leftSection={<IconSearch size={14} />}
-            data-testid="maintain-search"
-          />
-        </form>
+        />
         {canOperate && (
           <>
             <Button size="xs" leftSection={<IconTool size={14} />} disabled={selected.length === 0} onClick={() => setEditing(true)} data-testid="maintain-set-status">

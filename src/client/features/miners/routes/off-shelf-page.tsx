@@ -4,9 +4,9 @@
  * paged in the database; CSV / Excel export of a selection; "back on shelf" for a selection (operation key).
  */
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Menu, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconArrowBackUp, IconDownload, IconSearch } from '@tabler/icons-react';
+import { IconArrowBackUp, IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { findMenuByKey } from '@shared/menu-catalogue';
 import { formatDate } from '@shared/format/date';
@@ -18,6 +18,7 @@ import { DataTable } from '@client/components/data-table/data-table';
 import type { Column, RowKey } from '@client/components/data-table/data-table-types';
 import { queryTableState } from '@client/components/data-table/query-state';
 import { PageHeader } from '@client/components/page-header';
+import { SearchForm } from '@client/components/search-form';
 import { useOffShelf, useOnShelf } from '../api/miner-records-api';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { downloadBlob } from '@client/lib/download-blob';
@@ -33,7 +34,6 @@ export function OffShelfPage() {
   const { label } = useMinerLabels();
   const agentKey = useAgentKey();
   const perms = usePermissions();
-  const [keyword, setKeyword] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(50);
@@ -121,24 +121,14 @@ export function OffShelfPage() {
 
   const toolbar = (
     <Group gap="xs" wrap="wrap" style={{ flex: 1 }}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setSearch(keyword.trim());
+      <SearchForm
+        placeholder={t('offShelf.search')}
+        testId="off-shelf-search"
+        onSearch={(text) => {
+          setSearch(text);
           setPage(1);
         }}
-        style={{ flex: '1 1 220px', maxWidth: 360 }}
-      >
-        <TextInput
-          size="xs"
-          value={keyword}
-          onChange={(e) => setKeyword(e.currentTarget.value)}
-          placeholder={t('offShelf.search')}
-          aria-label={t('offShelf.search')}
-          leftSection={<IconSearch size={14} />}
-          data-testid="off-shelf-search"
-        />
-      </form>
+      />
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} data-testid="off-shelf-export">
