@@ -9,7 +9,8 @@ import { sql } from 'kysely';
 import { REPAIR_STATUSES, type RepairStatus } from '@shared/miner-labels';
 import type { MaintenanceChangeResult, MaintenancePage, MaintenanceQuery, MaintenanceRefusal } from '@shared/schemas/off-shelf-maintenance';
 import type { DB } from '../../db/kysely';
-import { iso, offShelfWhere, putOnShelf } from './off-shelf';
+import { iso } from '../miners/miner-sql';
+import { offShelfWhere, putOnShelf } from './off-shelf';
 
 const STATUS = sql`coalesce(mk.repair_status, 'awaiting')`;
 

@@ -9,9 +9,9 @@ import type { Page } from '@shared/schemas/common';
 import type { RepairStatus } from '@shared/miner-labels';
 import type { OffShelfQuery, OffShelfRow } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
+import { iso } from '../miners/miner-sql';
 import { noteShelfChange } from '../miners/miner-stamps';
 
-export const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**

@@ -7,14 +7,15 @@
  * on shelf is the off-shelf records' "back on shelf". Applying again changes nothing (every row is then "already").
  */
 import { type RawBuilder, sql } from 'kysely';
-import type {
-  ShelfAction,
-  ShelfImportApplyResult,
-  ShelfImportRow,
-  ShelfImportRowsPage,
-  ShelfImportRowsQuery,
-  ShelfImportSummary,
-  ShelfOutcome,
+import {
+  SHELF_OUTCOMES,
+  type ShelfAction,
+  type ShelfImportApplyResult,
+  type ShelfImportRow,
+  type ShelfImportRowsPage,
+  type ShelfImportRowsQuery,
+  type ShelfImportSummary,
+  type ShelfOutcome,
 } from '@shared/schemas/shelf-import';
 import type { DB } from '../../db/kysely';
 import { AppError } from '../../errors';
@@ -65,11 +66,13 @@ async function assertList(db: DB, ref: ListRef): Promise<void> {
   if (!row) throw new AppError('ipListExpired');
 }
 
+const emptySummary = (): ShelfImportSummary => Object.fromEntries(SHELF_OUTCOMES.map((o) => [o, 0])) as ShelfImportSummary;
+
 async function summaryOf(db: DB, ref: ListRef, action: ShelfAction): Promise<ShelfImportSummary> {
   const { rows } = await sql<{ outcome: ShelfOutcome; n: number }>`
     select c.outcome, count(*)::int as n from ${classified(ref, action)} c group by c.outcome
   `.execute(db);
-  const summary: ShelfImportSummary = { change: 0, already: 0, snMismatch: 0, unknown: 0 };
+  const summary = emptySummary();
   for (const r of rows) summary[r.outcome] = r.n;
   return summary;
 }
@@ -120,12 +123,13 @@ export async function applyShelfImport(
 ): Promise<ShelfImportApplyResult> {
   const ref = { agentKey: input.agentKey, userId, fileId: input.fileId };
   await assertList(db, ref);
-  const summary = await summaryOf(db, ref, input.action);
-  const outcomes: ShelfOutcome[] = input.includeSnMismatch ? ['change', 'snMismatch'] : ['change'];
-  const { rows } = await sql<{ ip: string }>`
-    select c.ip from ${classified(ref, input.action)} c where c.outcome = any(${outcomes}::text[]) order by c.n
+  // One pass over the list: every row's outcome gives both the counts and the IPs to apply to.
+  const { rows } = await sql<{ ip: string; outcome: ShelfOutcome }>`
+    select c.ip, c.outcome from ${classified(ref, input.action)} c order by c.n
   `.execute(db);
-  const ips = rows.map((r) => r.ip);
+  const summary = emptySummary();
+  for (const r of rows) summary[r.outcome] += 1;
+  const ips = rows.filter((r) => r.outcome === 'change' || (input.includeSnMismatch && r.outcome === 'snMismatch')).map((r) => r.ip);
   const skipped = input.includeSnMismatch ? 0 : summary.snMismatch;
   if (ips.length === 0) return { action: input.action, changed: 0, taskId: null, summary, skipped };
   if (input.action === 'off') {
