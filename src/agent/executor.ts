@@ -1,4 +1,5 @@
 import { checkCapability, type CapabilityMiner } from '@shared/miner-capabilities';
+import { SSH_BY_DESIGN_FAMILIES, securityScanSupported } from '@shared/security-scan';
 import type { AgentTask, BatchPacing, TaskMinerResult } from '@shared/schemas/agent-uplink';
 import type { HistoryLogUpload } from '@shared/schemas/miner-records';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
@@ -9,6 +10,7 @@ import { driverFor } from './poller';
 import { HttpError } from './protocols/http-client';
 import { RpcError } from './protocols/cgminer-rpc';
 import { WhatsminerError } from './protocols/whatsminer';
+import { scanMinerSecurity } from './security-scan';
 
 /**
  * Runs a batch task: targets are split into packets of `packetSize`, each packet runs with bounded
@@ -119,6 +121,7 @@ export async function runForTarget(task: AgentTask, ip: string, sn: string | und
   if (!h || !snap) return { ip, ok: false, reason: 'unknown-miner' };
   if (sn && snap.sn && sn !== snap.sn) return { ip, ok: false, reason: 'sn-mismatch' };
   if (task.op === 'history-log') return historyLog(task.id, ip, h, deps);
+  if (task.op === 'security-scan') return securityScan(ip, h, snap, deps);
   const percent = task.op === 'adjust-hashrate' || task.op === 'power-percent' ? task.params.percent : undefined;
   const cap = checkCapability(task.op, capabilityView(snap), percent === undefined ? undefined : { percent });
   if (!cap.ok) return { ip, ok: false, reason: cap.reason };
@@ -153,6 +156,18 @@ async function historyLog(taskId: string, ip: string, h: MinerHandle, deps: Exec
     return { ip, ok: false, reason: `upload-failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300) };
   }
   return result;
+}
+
+/** Security scan (security-scan.ts): online S19-generation-or-later Antminers only; the result carries the report. */
+async function securityScan(ip: string, h: MinerHandle, snap: MinerSnapshot, deps: ExecutorDeps): Promise<TaskMinerResult> {
+  if (!snap.state.online) return { ip, ok: false, reason: 'offline' };
+  if (!securityScanSupported(snap.make, snap.model)) return { ip, ok: false, reason: 'model-not-supported' };
+  try {
+    const report = await scanMinerSecurity(h, deps.env());
+    return { ip, ok: true, security: SSH_BY_DESIGN_FAMILIES.includes(h.id.family) ? { ...report, sshExpected: true } : report };
+  } catch (e) {
+    return { ip, ok: false, reason: reasonOf(e) };
+  }
 }
 
 /** Runs the whole task in staggered packets; resolves with every target's result. */

@@ -125,8 +125,9 @@ async function main(): Promise<void> {
     offlineAfterMissed: '3',
     packetSize: '50',
     pauseMs: '3000',
-    ...(fleet.ports.rpc !== 4028 || fleet.ports.web !== 80 || fleet.ports.whatsminerV3 !== 4433
-      ? { rpcPort: String(fleet.ports.rpc), webPort: String(fleet.ports.web), whatsminerV3Port: String(fleet.ports.whatsminerV3) }
+    // sshPort: the security scan probes the simulator's SSH listener (22, or 2222 when 22 cannot be bound)
+    ...(fleet.ports.rpc !== 4028 || fleet.ports.web !== 80 || fleet.ports.whatsminerV3 !== 4433 || fleet.ports.ssh !== 22
+      ? { rpcPort: String(fleet.ports.rpc), webPort: String(fleet.ports.web), whatsminerV3Port: String(fleet.ports.whatsminerV3), sshPort: String(fleet.ports.ssh) }
       : {}),
   });
 

@@ -16,6 +16,8 @@ const MEAN_DURATION_MS: Record<FaultKind, number> = {
   'cannot-start': 15 * 60_000,
   offline: 10 * 60_000,
   'illegal-pool': 60 * 60_000,
+  // a hijacked miner stays hijacked until someone re-flashes it
+  'ssh-intrusion': 24 * 60 * 60_000,
 };
 
 /** A fault's mean duration in hours (rate per miner per hour × this = the share of miners that have it at any time). */
@@ -31,6 +33,8 @@ const DEMO_FAULT_SHARES: Readonly<Partial<Record<FaultKind, number>>> = {
   'zero-hashrate': 0.002,
   'cannot-start': 0.001,
   'illegal-pool': 0.0005,
+  // a few of the demo's 2,000 miners show up in the security scan
+  'ssh-intrusion': 0.0015,
 };
 
 /** The fault rates of a farm as operators see one (`npm run demo`, the simulator's --demo-faults): DEMO_FAULT_SHARES ÷ mean duration. */

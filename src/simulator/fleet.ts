@@ -10,6 +10,7 @@ import { FaultProcess } from './faults';
 import { createRng, pick, randomToken } from './rng';
 import { createRpcServer, createWhatsminerV3Server } from './rpc-server';
 import { SIM_FAMILIES, type FaultKind, type SimEnv, type SimFamily, type SimPool } from './sim-types';
+import { createSshServer } from './ssh-server';
 import { createWebServer } from './web-server';
 
 export type { FaultKind, NetQuirk, SimFamily } from './sim-types';
@@ -25,6 +26,12 @@ export interface FleetOptions {
   webPort?: number;
   /** default 4433; 0 = ephemeral */
   whatsminerV3Port?: number;
+  /**
+   * SSH identification (security scan); default 22, falling back to 2222 with a warning when 22 cannot be bound
+   * (and, for the default only, to an ephemeral port when 2222 is taken too: fleets started side by side by tests
+   * that do not ask for an SSH port). 0 = ephemeral.
+   */
+  sshPort?: number;
   /** control API port on 127.0.0.1; default 0 = ephemeral */
   controlPort?: number;
   seed?: number;
@@ -41,7 +48,7 @@ export interface FleetOptions {
 }
 
 export interface Fleet {
-  readonly ports: { rpc: number; web: number; whatsminerV3: number; control: number };
+  readonly ports: { rpc: number; web: number; whatsminerV3: number; ssh: number; control: number };
   readonly miners: SimMiner[];
   miner(ip: string): SimMiner | undefined;
   close(): Promise<void>;
@@ -105,6 +112,34 @@ function listen(server: net.Server | http.Server, port: number, host: string): P
     server.once('listening', onListening);
     server.listen({ port, host, backlog: 4096 });
   });
+}
+
+const cannotBind = (e: unknown): string | null => {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'EACCES' || code === 'EADDRINUSE' ? code : null;
+};
+
+/**
+ * The SSH listener's port: 22 (default) falls back to 2222 like the web port 80 to 8080; when the default was not
+ * asked for explicitly and 2222 is taken too, any free port. Any other port must bind.
+ */
+async function listenSsh(server: net.Server, want: number | undefined, host: string): Promise<number> {
+  if (want !== undefined && want !== 22) return listen(server, want, host);
+  try {
+    return await listen(server, 22, host);
+  } catch (e) {
+    const code = cannotBind(e);
+    if (!code) throw e;
+    console.warn(`[simulator] cannot bind ssh port 22 (${code}); using 2222 instead`);
+  }
+  try {
+    return await listen(server, 2222, host);
+  } catch (e) {
+    const code = cannotBind(e);
+    if (!code || want !== undefined) throw e;
+    console.warn(`[simulator] cannot bind ssh port 2222 (${code}) either; using an ephemeral port`);
+    return listen(server, 0, host);
+  }
 }
 
 function closeServer(server: net.Server | http.Server): Promise<void> {
@@ -185,6 +220,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const rpc = createRpcServer(lookup, env);
   const web = createWebServer(lookup, env);
   const v3 = createWhatsminerV3Server(lookup, env);
+  const ssh = createSshServer(lookup);
   const control = createControlServer({ miners, lookup, faults, accounts, env });
   const started: Array<net.Server | http.Server> = [];
   try {
@@ -203,6 +239,8 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     started.push(web);
     const v3Port = await listen(v3, opts.whatsminerV3Port ?? 4433, bindHost);
     started.push(v3);
+    const sshPort = await listenSsh(ssh, opts.sshPort, bindHost);
+    started.push(ssh);
     const controlPort = await listen(control, opts.controlPort ?? 0, '127.0.0.1');
     started.push(control);
 
@@ -220,7 +258,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
 
     let closed = false;
     return {
-      ports: { rpc: rpcPort, web: webPort, whatsminerV3: v3Port, control: controlPort },
+      ports: { rpc: rpcPort, web: webPort, whatsminerV3: v3Port, ssh: sshPort, control: controlPort },
       miners,
       miner: lookup,
       async close() {

@@ -4,11 +4,12 @@ import { FAULT_KINDS, SIM_FAMILIES, type FaultKind, type SimFamily } from './sim
 
 /**
  * CLI: npx tsx src/simulator/main.ts --miners 1000 --cidr 127.20.0.0/16 --rpc-port 4028 --web-port 80 --seed 1
- * Extra flags: --v3-port, --control-port, --bind, --tick-ms, --reboot-dark-ms, --mix family=w,…, --fault-rates kind=r,…,
- * --demo-faults (the fault rates of a farm as operators see one, faults.ts DEMO_FAULT_RATES: ~2 % of the miners faulty).
+ * Extra flags: --v3-port, --ssh-port (default 22, else 2222), --control-port, --bind, --tick-ms, --reboot-dark-ms,
+ * --mix family=w,…, --fault-rates kind=r,… (kinds: sim-types.ts FAULT_KINDS, ssh-intrusion included), --demo-faults
+ * (the fault rates of a farm as operators see one, faults.ts DEMO_FAULT_RATES: ~2 % of the miners faulty).
  */
 
-const USAGE = 'usage: main.ts --miners N [--cidr CIDR] [--rpc-port P] [--web-port P] [--v3-port P] [--control-port P] [--bind HOST] [--seed S] [--tick-ms MS] [--reboot-dark-ms MS] [--mix family=w,...] [--fault-rates kind=r,...] [--demo-faults]';
+const USAGE = 'usage: main.ts --miners N [--cidr CIDR] [--rpc-port P] [--web-port P] [--v3-port P] [--ssh-port P] [--control-port P] [--bind HOST] [--seed S] [--tick-ms MS] [--reboot-dark-ms MS] [--mix family=w,...] [--fault-rates kind=r,...] [--demo-faults]';
 
 function num(name: string, v: string | undefined): number {
   const n = Number(v);
@@ -38,6 +39,7 @@ export function parseArgs(argv: readonly string[]): FleetOptions {
       case '--rpc-port': opts.rpcPort = num(a, next()); break;
       case '--web-port': opts.webPort = num(a, next()); break;
       case '--v3-port': opts.whatsminerV3Port = num(a, next()); break;
+      case '--ssh-port': opts.sshPort = num(a, next()); break;
       case '--control-port': opts.controlPort = num(a, next()); break;
       case '--bind': opts.bindHost = next(); break;
       case '--seed': opts.seed = num(a, next()); break;
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
   const fleet = await startFleet(opts);
   const first = fleet.miners[0]?.ip ?? '-';
   const last = fleet.miners[fleet.miners.length - 1]?.ip ?? '-';
-  console.log(`simulator: ${fleet.miners.length} miners ${first}..${last} rpc=${fleet.ports.rpc} web=${fleet.ports.web} whatsminer-v3=${fleet.ports.whatsminerV3} control=http://127.0.0.1:${fleet.ports.control}/ started in ${Date.now() - t0} ms`);
+  console.log(`simulator: ${fleet.miners.length} miners ${first}..${last} rpc=${fleet.ports.rpc} web=${fleet.ports.web} whatsminer-v3=${fleet.ports.whatsminerV3} ssh=${fleet.ports.ssh} control=http://127.0.0.1:${fleet.ports.control}/ started in ${Date.now() - t0} ms`);
   let stopping = false;
   const stop = (sig: string): void => {
     if (stopping) return;

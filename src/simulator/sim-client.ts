@@ -4,6 +4,7 @@ import net from 'node:net';
 import { digestAuthorization } from './digest-auth';
 import { aesEcbDecrypt, aesEcbEncrypt } from './devices/whatsminer';
 import { md5CryptHash } from './md5-crypt';
+import type { FaultKind } from './sim-types';
 
 /**
  * Minimal clients for the simulator's protocols: used by the simulator's tests and handy for poking a running
@@ -118,4 +119,24 @@ export function whatsminerV3Call(host: string, port: number, request: Record<str
 /** v3 `set.*` token: first 8 chars of base64(SHA-256(cmd + password + salt + ts)). */
 export function whatsminerV3Token(cmd: string, password: string, salt: string, ts: number): string {
   return createHash('sha256').update(cmd + password + salt + String(ts)).digest('base64').slice(0, 8);
+}
+
+/** One control API call (127.0.0.1:`controlPort`, control-server.ts): JSON in and out; rejects on a non-2xx answer. */
+export async function simControl(controlPort: number, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await httpRequest('127.0.0.1', controlPort, {
+    method, path, body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+  });
+  const reply = JSON.parse(res.body || '{}') as Record<string, unknown>;
+  if (res.status < 200 || res.status >= 300) throw new Error(`control ${method} ${path}: HTTP ${res.status} ${String(reply.error ?? '')}`);
+  return reply;
+}
+
+/**
+ * Puts a fault on one miner, or clears it (`on` false), through the control API (POST /miners/:ip/fault); resolves
+ * with the miner's snapshot. E.g. `setSimFault(port, ip, 'ssh-intrusion')` hijacks a unit: SSH answers and its log
+ * shows a brute-forced root login; `setSimFault(port, ip, 'ssh-intrusion', false)` closes SSH again.
+ */
+export function setSimFault(controlPort: number, ip: string, kind: FaultKind, on = true): Promise<Record<string, unknown>> {
+  return simControl(controlPort, 'POST', `/miners/${encodeURIComponent(ip)}/fault`, { kind, on });
 }

@@ -2,9 +2,13 @@
 
 export type SimFamily = 'antminer-stock' | 'whatsminer' | 'braiins' | 'vnish' | 'luxos';
 
+/**
+ * Faults the simulator can put on a miner. All but `ssh-intrusion` touch mining (hashrate, boards, fans, pools);
+ * `ssh-intrusion` is a hijacked unit: SSH answers and its log shows a brute-forced root login (security scan).
+ */
 export type FaultKind =
   | 'fan-failure' | 'missing-chip' | 'board-down' | 'high-temp'
-  | 'zero-hashrate' | 'cannot-start' | 'offline' | 'illegal-pool';
+  | 'zero-hashrate' | 'cannot-start' | 'offline' | 'illegal-pool' | 'ssh-intrusion';
 
 /**
  * Network/format quirks (miner-protocols.md §10.1, §10.2). Malformed-JSON quirks apply to port-4028 replies;
@@ -16,7 +20,11 @@ export type NetQuirk =
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   'fan-failure', 'missing-chip', 'board-down', 'high-temp', 'zero-hashrate', 'cannot-start', 'offline', 'illegal-pool',
+  'ssh-intrusion',
 ];
+
+/** Faults that are no hardware/mining error: firmware error lists (e.g. Braiins' errors API) leave them out. */
+export const NON_MINING_FAULTS: readonly FaultKind[] = ['illegal-pool', 'ssh-intrusion'];
 
 export const NET_QUIRKS: readonly NetQuirk[] = [
   'slow', 'reset', 'trailing-comma', 'raw-newline', 'concatenated-objects', 'missing-comma', 'inf-nan', 'truncated',

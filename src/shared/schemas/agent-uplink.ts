@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SecurityScanReport } from '../security-scan';
 import { MinerSnapshot, WorkMode, isExactMinerSnapshot } from './miner-snapshot';
 
 /**
@@ -83,6 +84,8 @@ export const MinerPorts = z.object({
   rpc: z.number().int().min(1).max(65535),
   web: z.number().int().min(1).max(65535),
   whatsminerV3: z.number().int().min(1).max(65535),
+  /** The SSH port a security scan probes (default 22, security-scan.ts). */
+  ssh: z.number().int().min(1).max(65535).optional(),
 });
 export type MinerPorts = z.infer<typeof MinerPorts>;
 
@@ -236,6 +239,8 @@ export const AgentTask = z.discriminatedUnion('op', [
   z.object({ ...taskBase, op: z.literal('set-fans'), params: z.object({ mode: z.enum(['auto', 'manual']), percent: z.number().int().min(0).max(100).optional() }) }),
   /** Read the miner's log and upload it (POST history-logs/:id, then results as for any task). */
   z.object({ ...taskBase, op: z.literal('history-log'), params: noParams }),
+  /** Security scan (security-scan.ts): probe the SSH port, read the log; each result carries `security`. */
+  z.object({ ...taskBase, op: z.literal('security-scan'), params: noParams }),
 ]);
 export type AgentTask = z.infer<typeof AgentTask>;
 export type AgentTaskOp = AgentTask['op'];
@@ -247,7 +252,13 @@ export const AGENT_TASK_OPS = [
 // ---------------------------------------------------------------- POST /tasks/:id/results
 
 /** Per-miner outcome; reason is a stable code (see miner-capabilities.ts) plus optional detail after ':'. */
-export const TaskMinerResult = z.object({ ip: z.string(), ok: z.boolean(), reason: z.string().optional() });
+export const TaskMinerResult = z.object({
+  ip: z.string(),
+  ok: z.boolean(),
+  reason: z.string().optional(),
+  /** What a security-scan task saw on the miner (ok results of that op only). */
+  security: SecurityScanReport.optional(),
+});
 export type TaskMinerResult = z.infer<typeof TaskMinerResult>;
 
 /**

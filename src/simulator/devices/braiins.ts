@@ -1,4 +1,4 @@
-import type { SimEnv } from '../sim-types';
+import { NON_MINING_FAULTS, type SimEnv } from '../sim-types';
 import { checkWebToken, issueWebToken, tokenFromHeaders } from '../web-token';
 import { jsonReply, textReply, type WebReply, type WebRequest } from '../web-types';
 import {
@@ -244,7 +244,7 @@ export function braiinsWeb(m: SimMiner, req: WebRequest, env: SimEnv): WebReply 
     case '/api/v1/miner/details': return jsonReply(restDetails(m));
     case '/api/v1/miner/stats': return jsonReply(restStats(m));
     case '/api/v1/miner/errors':
-      return jsonReply({ errors: m.activeFaults.filter((f) => f !== 'illegal-pool').map((f) => ({ message: `simulated ${f}`, timestamp: new Date(m.faultSince(f) ?? now).toISOString(), components: [], error_codes: [] })) });
+      return jsonReply({ errors: m.activeFaults.filter((f) => !NON_MINING_FAULTS.includes(f)).map((f) => ({ message: `simulated ${f}`, timestamp: new Date(m.faultSince(f) ?? now).toISOString(), components: [], error_codes: [] })) });
     case '/api/v1/miner/hw/hashboards':
       return jsonReply({ hashboards: m.boards.map((b) => ({ id: String(b.index + 1), enabled: b.present, chips_count: b.chips, board_temp: { degree_c: Math.max(...b.tempPcb) }, highest_chip_temp: { temperature: { degree_c: Math.max(...b.tempChip) } }, stats: { real_hashrate: { last_5s: { gigahash_per_second: b.rateGhs } } }, serial_number: b.sn })) });
     case '/api/v1/cooling/state':

@@ -71,6 +71,11 @@ function allOk(n: number): string {
 
 interface ActiveFault { since: number; until: number }
 
+/** The brute-forcing host of the `ssh-intrusion` fault (TEST-NET-3, never a real peer). */
+export const SSH_INTRUDER = '203.0.113.45';
+/** Failed root passwords the intruder's run shows before its login succeeds. */
+export const SSH_INTRUSION_FAILS = 8;
+
 const WARMUP_MAX_MS = 120_000;
 
 /** The factory default pools/password, restored by reset_conf. */
@@ -172,6 +177,14 @@ export class SimMiner {
     return this.state === 'online' && !this.faults.has('cannot-start');
   }
 
+  /**
+   * Does the unit's SSH server (dropbear) answer? Stock firmware ships with it off; a hijacked unit
+   * (`ssh-intrusion`) keeps it on, across reboots, until the fault is cleared (re-flashed).
+   */
+  get sshOpen(): boolean {
+    return this.state === 'online' && this.faults.has('ssh-intrusion');
+  }
+
   /** Process is hashing (not sleeping, not broken). */
   get mining(): boolean {
     return this.apiUp && this.workMode !== 'sleep' && !this.faults.has('zero-hashrate');
@@ -190,6 +203,7 @@ export class SimMiner {
       if (kind === 'fan-failure') this.log('ERROR_FAN_LOST: fan 1 lost, please check fan');
       if (kind === 'high-temp') this.log('ERROR_TEMP_TOO_HIGH: chain 0 asic temp too high');
       if (kind === 'board-down') this.log(`load chain ${this.model.hashboards - 1} eeprom error, Data load fail for chain ${this.model.hashboards - 1}`);
+      if (kind === 'ssh-intrusion') this.logIntrusion();
       return;
     }
     if (!this.faults.delete(kind)) return;
@@ -245,6 +259,8 @@ export class SimMiner {
     this.rate30m = 0;
     this.rateAvg = 0;
     this.tokens.clear();
+    // the kernel log starts again with the boot
+    this.logLines.length = 0;
     this.log('system reboot requested');
   }
 
@@ -272,12 +288,13 @@ export class SimMiner {
   /** Firmware upgrade: new version/date, then a reboot. */
   upgradeFirmware(fw: SimFirmware): void {
     this.firmware = fw;
-    this.log(`upgrade firmware to ${fw.version}`);
     this.reboot(0);
+    // after the reboot: the new boot's log says what it runs
+    this.log(`upgrade firmware to ${fw.version}`);
   }
 
-  log(line: string): void {
-    const d = new Date(this.env.now()).toISOString().replace('T', ' ').slice(0, 19);
+  log(line: string, atMs = this.env.now()): void {
+    const d = new Date(atMs).toISOString().replace('T', ' ').slice(0, 19);
     this.logLines.push(`${d} ${line}`);
     if (this.logLines.length > 50) this.logLines.splice(0, this.logLines.length - 50);
   }
@@ -446,6 +463,7 @@ export class SimMiner {
       blink: this.blink,
       state: this.state,
       faults: this.activeFaults,
+      sshOpen: this.sshOpen,
       quirk: this.quirk,
       elapsed: this.elapsed,
       hashrateGhs: Math.round(boards.reduce((s, b) => s + b.rateGhs, 0) * 100) / 100,
@@ -460,6 +478,27 @@ export class SimMiner {
       fanPwm: this.fanPwm,
       freqLevel: this.freqLevel,
     };
+  }
+
+  /**
+   * What dropbear logs for a password brute force that got in: SSH_INTRUSION_FAILS bad root passwords from
+   * SSH_INTRUDER over the last minutes, three per connection (one dropbear process each, the client hanging up
+   * after its third), then the login on the last connection.
+   */
+  private logIntrusion(): void {
+    const steps = SSH_INTRUSION_FAILS + 1;
+    let at = this.env.now() - steps * 7000;
+    for (let conn = 0; conn * 3 < steps; conn++) {
+      const pid = 1800 + Math.floor(hashFloat(this.env.seed, this.index, 91, conn) * 6000);
+      const peer = `${SSH_INTRUDER}:${40000 + Math.floor(hashFloat(this.env.seed, this.index, 92, conn) * 20000)}`;
+      this.log(`dropbear[${pid}]: Child connection from ${peer}`, at);
+      for (let k = conn * 3; k < Math.min(steps, conn * 3 + 3); k++) {
+        at += 7000;
+        const what = k < SSH_INTRUSION_FAILS ? 'Bad password attempt' : 'Password auth succeeded';
+        this.log(`dropbear[${pid}]: ${what} for 'root' from ${peer}`, at);
+      }
+      if (conn * 3 + 3 < steps) this.log(`dropbear[${pid}]: Exit before auth from <${peer}>: Exited normally`, at + 1000);
+    }
   }
 
   private hijackPools(): void {

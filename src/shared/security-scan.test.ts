@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { type SecurityScanReport, securityFindings, securityScanSupported } from './security-scan';
+
+describe('security scan rules', () => {
+  it('covers Antminers of the S19 model and above only', () => {
+    for (const model of ['S19', 'S19j Pro', 'S19 XP', 'S19 XP Hyd.', 'Antminer S21', 'T21', 'S21 Hydro', 'S23']) expect(securityScanSupported('Bitmain', model), model).toBe(true);
+    for (const model of ['S17 Pro', 'T17', 'S9', 'L7', '']) expect(securityScanSupported('Bitmain', model), model).toBe(false);
+    expect(securityScanSupported('MicroBT', 'M60S VK40')).toBe(false);
+    expect(securityScanSupported('MicroBT', 'S21')).toBe(false);
+    expect(securityScanSupported(null, 'S19j Pro')).toBe(true);
+  });
+
+  it('derives the findings, most serious first', () => {
+    const base: SecurityScanReport = { sshOpen: false, logRead: true, events: [] };
+    expect(securityFindings(base)).toEqual([]);
+    expect(securityFindings({ ...base, sshOpen: true })).toEqual(['ssh-open']);
+    // Braiins OS, VNish, LuxOS: SSH on by design is not a finding; a login still is
+    expect(securityFindings({ ...base, sshOpen: true, sshExpected: true })).toEqual([]);
+    expect(securityFindings({ ...base, sshOpen: true, sshExpected: true, events: [{ kind: 'login', source: '9.9.9.9', count: 1, lastLine: 'z' }] })).toEqual(['ssh-login']);
+    const failed = (source: string, count: number) => ({ kind: 'failed' as const, source, count, lastLine: 'x' });
+    // 4 failures from one source is not brute force; 3 + 2 from the same source (two user names) is
+    expect(securityFindings({ ...base, events: [failed('1.2.3.4', 4)] })).toEqual([]);
+    expect(securityFindings({ ...base, events: [failed('1.2.3.4', 3), { ...failed('1.2.3.4', 2), user: 'admin' }] })).toEqual(['ssh-brute-force']);
+    expect(securityFindings({ sshOpen: true, logRead: true, events: [failed('5.6.7.8', 9), { kind: 'login', source: '5.6.7.8', count: 1, lastLine: 'y' }] })).toEqual([
+      'ssh-login',
+      'ssh-brute-force',
+      'ssh-open',
+    ]);
+  });
+});
