@@ -48,6 +48,9 @@ export const ERROR = {
   approvalQueueFailed: { code: -1, status: 409, key: 'approvalQueueFailed' },
   approverNoEmail: { code: 1060, status: 400, key: 'approverNoEmail' },
   approvalMailFailed: { code: 1061, status: 502, key: 'approvalMailFailed' },
+  securityScanRunning: { code: 1070, status: 409, key: 'securityScanRunning' },
+  securityNothingToScan: { code: 1071, status: 400, key: 'securityNothingToScan' },
+  noMinersInRange: { code: 1072, status: 400, key: 'noMinersInRange' },
 } as const;
 
 export type ErrorName = keyof typeof ERROR;

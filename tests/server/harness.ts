@@ -120,6 +120,16 @@ export function uploadBatch(app: FastifyInstance, creds: { agentKey: string; sec
   });
 }
 
+/** One call of the agent uplink as the farm's agent (JSON body), e.g. agentCall(app, farm, 'GET', '/tasks'). */
+export function agentCall(app: FastifyInstance, creds: { agentKey: string; secret: string }, method: 'GET' | 'POST', path: string, payload?: unknown): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url: `${AGENT_UPLINK_PREFIX}${path}`,
+    headers: { authorization: agentAuthorization(creds.agentKey, creds.secret) },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+}
+
 /** Uploads one cycle's readings as batch `batchSeq` (the cycle starting at the first reading's time); throws unless accepted. */
 export async function uploadCycle(app: FastifyInstance, creds: { agentKey: string; secret: string }, batchSeq: number, snapshots: MinerSnapshot[]): Promise<void> {
   const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq, cycleStartedAt: snapshots[0]!.takenAt, cycleDurationMs: 8000, snapshots };

@@ -229,6 +229,8 @@ export interface AgentTaskResultsTable {
   ok: boolean;
   reason: string | null;
   at: TimestampDefault;
+  /** Findings of a security-scan result (migration 202611230490); null for other ops. */
+  security_kinds: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 
 export interface MinerMarksTable {

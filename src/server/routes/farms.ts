@@ -144,11 +144,13 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.post('/api/agent/updateAgentSettings', { config: { permission: PERMISSION.farmSettingsOperations, farmScoped: true }, schema: { tags, body: AgentSettingsBody } }, async (req) => {
-    const { agentKey, rpcPort, webPort, whatsminerV3Port, packetSize, pauseMs, ...rest } = req.body;
+    const { agentKey, rpcPort, webPort, whatsminerV3Port, sshPort, packetSize, pauseMs, ...rest } = req.body;
     const stored: Record<string, unknown> = {
       ...rest,
       batch: { packetSize, pauseMs, concurrency: Math.min(packetSize, 50) },
-      ...(rpcPort || webPort || whatsminerV3Port ? { ports: { rpc: rpcPort ?? 4028, web: webPort ?? 80, whatsminerV3: whatsminerV3Port ?? 4433 } } : {}),
+      ...(rpcPort || webPort || whatsminerV3Port || sshPort
+        ? { ports: { rpc: rpcPort ?? 4028, web: webPort ?? 80, whatsminerV3: whatsminerV3Port ?? 4433, ...(sshPort ? { ssh: sshPort } : {}) } }
+        : {}),
     };
     // Merge: other settings kept in the same object (e.g. the farm power limit) survive this form.
     const current = (await mustGet(agentKey)).agent_settings;
@@ -166,12 +168,12 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
 /** Stored agent settings (AgentConfig shape) → the form's flat fields. */
 export function toAgentSettings(s: Record<string, unknown>): AgentSettings {
   const batch = (s.batch ?? {}) as { packetSize?: number; pauseMs?: number };
-  const ports = s.ports as { rpc: number; web: number; whatsminerV3: number } | undefined;
+  const ports = s.ports as { rpc: number; web: number; whatsminerV3: number; ssh?: number } | undefined;
   return {
     pollIntervalSec: typeof s.pollIntervalSec === 'number' ? s.pollIntervalSec : 60,
     offlineAfterMissed: typeof s.offlineAfterMissed === 'number' ? s.offlineAfterMissed : 3,
     packetSize: batch.packetSize ?? 50,
     pauseMs: batch.pauseMs ?? 3000,
-    ...(ports ? { rpcPort: ports.rpc, webPort: ports.web, whatsminerV3Port: ports.whatsminerV3 } : {}),
+    ...(ports ? { rpcPort: ports.rpc, webPort: ports.web, whatsminerV3Port: ports.whatsminerV3, ...(ports.ssh ? { sshPort: ports.ssh } : {}) } : {}),
   };
 }

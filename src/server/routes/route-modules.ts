@@ -13,8 +13,9 @@ import { minerRoutes } from './miners';
 import { notificationRoutes } from './notifications';
 import { poolRoutes } from './pools';
 import { scanIpRoutes } from './scan-ip';
+import { securityRoutes } from './security';
 import { subAreaRoutes } from './sub-areas';
 import { syncRoutes } from './sync';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes, agentPackageRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes, agentPackageRoutes, securityRoutes];

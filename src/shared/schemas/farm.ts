@@ -107,9 +107,11 @@ export const AgentSettingsBody = z.object({
   offlineAfterMissed: z.coerce.number().int().min(1, 'validation.offlineAfterMissed').max(100, 'validation.offlineAfterMissed').default(3),
   packetSize: z.coerce.number().int().min(1, 'validation.packetSize').max(5000, 'validation.packetSize').default(50),
   pauseMs: z.coerce.number().int().min(0, 'validation.pauseMs').max(600_000, 'validation.pauseMs').default(3000),
-  /** Miner ports, for farms behind port forwarding (empty = the firmware defaults 4028 / 80 / 4433). */
+  /** Miner ports, for farms behind port forwarding (empty = the firmware defaults 4028 / 80 / 4433 / 22). */
   rpcPort: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
   webPort: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
   whatsminerV3Port: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
+  /** The SSH port the security scan probes (empty = 22). */
+  sshPort: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
 });
 export type AgentSettings = Omit<z.infer<typeof AgentSettingsBody>, 'agentKey'>;

@@ -9,10 +9,9 @@ import type { Page } from '@shared/schemas/common';
 import type { RepairStatus } from '@shared/miner-labels';
 import type { OffShelfQuery, OffShelfRow } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
-import { iso } from '../miners/miner-sql';
+import { iso, likeEscape } from '../miners/miner-sql';
 import { noteShelfChange } from '../miners/miner-stamps';
 
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The farm's off-shelf miners (miner_marks mk, joined to miners m) matching a search: IP prefix, part of the SN or

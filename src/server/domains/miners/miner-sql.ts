@@ -77,7 +77,7 @@ export function topFaultsOf(faults: Record<FaultLabel, number>): { label: FaultL
 }
 
 /** `%` `_` `\` are literal in a search text. */
-function likeEscape(text: string): string {
+export function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

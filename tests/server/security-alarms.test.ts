@@ -1,0 +1,217 @@
+/**
+ * Abnormal alarms: suspicious SSH behaviour (/alarm/security). Scan now queues one agent task over the farm's online
+ * miners of the S19 model and above (offline and other models left out and counted; one scan at a time); the agent's
+ * results become records (login, brute force, SSH open), brought up to date by later scans, kept suspicious until
+ * processed, not reopened by the same old evidence but reopened by new; the scan history counts what each scan found;
+ * reboot by range is a batchReboot of the farm's miners in the range. Bad input changes nothing; 13000 reads, 13500
+ * operates; another farm's member gets 403.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@shared/schemas/common';
+import type { SecurityPage, SecurityRebootResult, SecurityScanRow, SecurityScanStarted } from '@shared/schemas/security';
+import type { SecurityScanReport } from '@shared/security-scan';
+import { minerIp, minerSnapshot } from '../support/miner-snapshots';
+import { Client, type TestApp, agentCall, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
+
+const ip = (i: number) => minerIp(i);
+const CLEAN: SecurityScanReport = { sshOpen: false, logRead: true, events: [] };
+const HIJACKED: SecurityScanReport = {
+  sshOpen: true,
+  banner: 'SSH-2.0-dropbear_2020.81',
+  logRead: true,
+  events: [
+    { kind: 'failed', source: '203.0.113.45', user: 'root', count: 8, lastLine: "dropbear[911]: Bad password attempt for 'root' from 203.0.113.45:50122" },
+    { kind: 'login', source: '203.0.113.45', user: 'root', count: 1, lastLine: "dropbear[911]: Password auth succeeded for 'root' from 203.0.113.45:50130" },
+  ],
+};
+const PORT_ONLY: SecurityScanReport = { sshOpen: true, banner: 'SSH-2.0-dropbear_2020.81', logRead: false, events: [] };
+
+describe('security alarms (suspicious SSH)', () => {
+  let t: TestApp;
+  let admin: Client;
+  let viewer: Client;
+  let operator: Client;
+  let outsider: Client;
+  let farm: { agentKey: string; secret: string };
+
+  const list = async (query: Record<string, string> = {}, client: Client = admin) => {
+    const res = await client.get('/api/security/list', { agentKey: farm.agentKey, ...query });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<SecurityPage>(res).data;
+  };
+  const scans = async () => {
+    const res = await admin.get('/api/security/scans', { agentKey: farm.agentKey });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<Page<SecurityScanRow>>(res).data;
+  };
+  const startScan = async (payload: Record<string, unknown> = {}, client: Client = admin) => {
+    const res = await client.post('/api/security/scan', { agentKey: farm.agentKey, ...payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<SecurityScanStarted>(res).data;
+  };
+  /** The agent pulls its tasks and answers the scan: `reports` per IP (others: clean), then done. */
+  const agentAnswers = async (taskId: string, reports: Record<string, SecurityScanReport | string>) => {
+    const pulled = body<{ id: string; op: string; targets: { ip: string }[] }[]>(await agentCall(t.app, farm, 'GET', '/tasks')).data;
+    const task = pulled.find((x) => x.id === taskId)!;
+    expect(task.op).toBe('security-scan');
+    const results = task.targets.map(({ ip: target }) => {
+      const r = reports[target] ?? CLEAN;
+      return typeof r === 'string' ? { ip: target, ok: false, reason: r } : { ip: target, ok: true, security: r };
+    });
+    const res = await agentCall(t.app, farm, 'POST', `/tasks/${taskId}/results`, { results, done: true });
+    expect(res.statusCode, res.body).toBe(200);
+    return results;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await setupAdmin(t.app);
+    farm = await createFarm(admin, 'sec-a');
+    const other = await createFarm(admin, 'sec-b');
+    const takenAt = new Date().toISOString();
+    // 0–5 S21, 6–7 M60S (Whatsminer), 8 offline S21, 9 S19j Pro; 10–19 again.
+    const up = await uploadBatch(t.app, farm, { agentVersion: '1.4.2', batchSeq: 1, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots: Array.from({ length: 20 }, (_, i) => minerSnapshot(i, { takenAt })) });
+    expect(up.statusCode, up.body).toBe(200);
+    viewer = (await createMember(admin, 'secviewer', [13000], [farm.agentKey])).client;
+    operator = (await createMember(admin, 'secoperator', [13000, 13500], [farm.agentKey])).client;
+    outsider = (await createMember(admin, 'secoutsider', [13000, 13500], [other.agentKey])).client;
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('scans the online miners of the S19 model and above, one scan at a time', async () => {
+    expect((await list()).total).toBe(0);
+    const started = await startScan({}, operator);
+    // 14 Antminers S19+ online: 0–5, 9, 10–15, 19; offline 8 and 18; Whatsminers 6, 7, 16, 17.
+    expect(started).toMatchObject({ targets: 14, skipped: { offline: 2, unsupported: 4 } });
+    const second = await operator.post('/api/security/scan', { agentKey: farm.agentKey });
+    expect(second.statusCode).toBe(409);
+    expect(body(second).code).toBe(1070);
+
+    const history = await scans();
+    expect(history.list[0]).toMatchObject({ taskId: started.taskId, status: 'pending', targets: 14, done: 0, found: 0, createdBy: 'secoperator', ipBegin: null });
+
+    await agentAnswers(started.taskId, { [ip(1)]: HIJACKED, [ip(2)]: PORT_ONLY, [ip(3)]: 'unreachable: timeout' });
+    const page = await list();
+    expect(page.counts).toEqual({ suspicious: 2, processed: 0 });
+    const hijacked = page.list.find((r) => r.ip === ip(1))!;
+    expect(hijacked).toMatchObject({ status: 'suspicious', kinds: ['ssh-login', 'ssh-brute-force', 'ssh-open'], model: 'S21', online: true, processedAt: null });
+    expect(hijacked.report.events).toHaveLength(2);
+    expect(page.list.find((r) => r.ip === ip(2))!.kinds).toEqual(['ssh-open']);
+    expect((await scans()).list[0]).toMatchObject({ status: 'done', done: 14, failed: 1, found: 2 });
+
+    // the agent posts the same results again (a lost answer): nothing new
+    const again = await agentCall(t.app, farm, 'POST', `/tasks/${started.taskId}/results`, { results: [{ ip: ip(1), ok: true, security: HIJACKED }], done: true });
+    expect(again.statusCode).toBe(200);
+    expect((await list()).total).toBe(2);
+  });
+
+  it('keeps one suspicious record per miner, marks processed, reopens only on new evidence', async () => {
+    const scan = await startScan();
+    // the port-only miner now shows a login too: its record is brought up to date, not doubled
+    const newer: SecurityScanReport = { ...HIJACKED, events: [{ kind: 'login', source: '198.51.100.9', count: 1, lastLine: 'sshd[77]: Accepted password for root from 198.51.100.9 port 40022 ssh2' }] };
+    await agentAnswers(scan.taskId, { [ip(1)]: HIJACKED, [ip(2)]: newer });
+    let page = await list();
+    expect(page.counts).toEqual({ suspicious: 2, processed: 0 });
+    const two = page.list.find((r) => r.ip === ip(2))!;
+    expect(two.kinds).toEqual(['ssh-login', 'ssh-open']);
+
+    const processed = await operator.post('/api/security/process', { agentKey: farm.agentKey, ids: [page.list.find((r) => r.ip === ip(1))!.id], note: 'rebooted, password changed' });
+    expect(processed.statusCode, processed.body).toBe(200);
+    expect(body(processed).data).toEqual({ processed: 1 });
+    // processing twice changes nothing
+    expect(body(await operator.post('/api/security/process', { agentKey: farm.agentKey, ids: [page.list.find((r) => r.ip === ip(1))!.id] })).data).toEqual({ processed: 0 });
+    page = await list({ status: 'processed' });
+    expect(page.list).toHaveLength(1);
+    expect(page.list[0]).toMatchObject({ ip: ip(1), status: 'processed', processedBy: 'secoperator', processNote: 'rebooted, password changed' });
+    expect(page.list[0]!.processedAt).not.toBeNull();
+
+    // the same old log lines are not new: still processed
+    const third = await startScan();
+    await agentAnswers(third.taskId, { [ip(1)]: HIJACKED, [ip(2)]: newer });
+    expect((await list()).counts).toEqual({ suspicious: 1, processed: 1 });
+    // a new login is: a new suspicious record, the processed one kept as history
+    const fourth = await startScan();
+    const fresh: SecurityScanReport = { ...HIJACKED, events: [...HIJACKED.events, { kind: 'login', source: '192.0.2.200', count: 1, lastLine: "dropbear[1201]: Password auth succeeded for 'root' from 192.0.2.200:61000" }] };
+    await agentAnswers(fourth.taskId, { [ip(1)]: fresh, [ip(2)]: newer });
+    page = await list();
+    expect(page.counts).toEqual({ suspicious: 2, processed: 1 });
+    expect(page.list.filter((r) => r.ip === ip(1)).map((r) => r.status)).toEqual(['suspicious', 'processed']);
+    // found: miners the scan saw findings on (old evidence included)
+    expect((await scans()).list.map((s) => s.found)).toEqual([2, 2, 2, 2]);
+
+    // search and paging
+    expect((await list({ keyword: ip(2) })).list.map((r) => r.ip)).toEqual([ip(2)]);
+    const paged = await list({ pageSize: '1', page: '2' });
+    expect(paged).toMatchObject({ total: 3, curPage: 2, pageSize: 1 });
+    expect(paged.list).toHaveLength(1);
+  });
+
+  it('scans a range, and reboots the farm\'s miners of a range as a batchReboot', async () => {
+    const scan = await startScan({ ipBegin: ip(0), ipEnd: ip(4) });
+    expect(scan).toMatchObject({ targets: 5, skipped: { offline: 0, unsupported: 0 } });
+    expect((await scans()).list[0]).toMatchObject({ ipBegin: ip(0), ipEnd: ip(4), targets: 5 });
+    await agentAnswers(scan.taskId, {});
+
+    const res = await operator.post('/api/security/rebootRange', { agentKey: farm.agentKey, ipBegin: ip(5), ipEnd: ip(9) });
+    expect(res.statusCode, res.body).toBe(200);
+    const reboot = body<SecurityRebootResult>(res).data;
+    expect(reboot).toMatchObject({ accepted: 4, refused: 1 }); // ip(8) is offline
+    const progress = await viewer.get('/api/security/task', { agentKey: farm.agentKey, taskId: reboot.taskId });
+    expect(progress.statusCode, progress.body).toBe(200);
+    expect(body<{ op: string; total: number; failures: { ip: string; reason: string }[] }>(progress).data).toMatchObject({ op: 'batchReboot', total: 5, failures: [{ ip: ip(8), reason: 'offline' }] });
+    const log = await admin.get('/api/log/batchList', { agentKey: farm.agentKey });
+    expect(body<Page<{ taskId: string; op: string }>>(log).data.list[0]).toMatchObject({ taskId: reboot.taskId, op: 'batchReboot' });
+    const pulled = body<{ id: string; op: string; targets: { ip: string }[] }[]>(await agentCall(t.app, farm, 'GET', '/tasks')).data;
+    expect(pulled.find((x) => x.id === reboot.taskId)!.targets.map((x) => x.ip)).toEqual([ip(5), ip(6), ip(7), ip(9)]);
+
+    const empty = await operator.post('/api/security/rebootRange', { agentKey: farm.agentKey, ipBegin: '10.200.0.1', ipEnd: '10.200.0.9' });
+    expect(empty.statusCode).toBe(400);
+    expect(body(empty).code).toBe(1072);
+  });
+
+  it('refuses bad input with a clear message and changes nothing', async () => {
+    const before = await list();
+    const tasksBefore = await t.db.selectFrom('agent_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/api/security/scan', { ipBegin: '10.0.0.300', ipEnd: '10.0.0.9' }, 'ipBegin'],
+      ['/api/security/scan', { ipBegin: '10.0.0.9' }, 'ipEnd'],
+      ['/api/security/scan', { ipBegin: '10.0.0.9', ipEnd: '10.0.0.1' }, 'ipEnd'],
+      ['/api/security/rebootRange', { ipBegin: '', ipEnd: '10.0.0.9' }, 'ipBegin'],
+      ['/api/security/rebootRange', { ipBegin: '10.0.0.0', ipEnd: '10.2.0.0' }, 'ipEnd'],
+      ['/api/security/process', { ids: [] }, 'ids'],
+      ['/api/security/process', { ids: ['nope'] }, 'ids.0'],
+    ];
+    for (const [path, payload, field] of cases) {
+      const res = await admin.post(path, { agentKey: farm.agentKey, ...payload }, { 'accept-language': 'en-US' });
+      expect(res.statusCode, `${path} ${JSON.stringify(payload)}`).toBe(400);
+      const fields = (body<{ fields: Record<string, string> }>(res).data ?? { fields: {} }).fields;
+      expect(Object.keys(fields), res.body).toContain(field);
+      expect(body(res).msg).not.toMatch(/validation\./);
+    }
+    const ru = await admin.post('/api/security/scan', { agentKey: farm.agentKey, ipBegin: 'x', ipEnd: '10.0.0.1' }, { 'accept-language': 'ru' });
+    expect(JSON.stringify(body(ru).data)).toMatch(/IP/);
+    const tasksAfter = await t.db.selectFrom('agent_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(tasksAfter.n)).toBe(Number(tasksBefore.n));
+    expect(await list()).toEqual(before);
+  });
+
+  it('needs 13000 to read, 13500 to operate, and membership of the farm', async () => {
+    expect((await list({}, viewer)).total).toBeGreaterThan(0);
+    for (const [path, payload] of [
+      ['/api/security/scan', {}],
+      ['/api/security/process', { ids: [(await list()).list[0]!.id] }],
+      ['/api/security/rebootRange', { ipBegin: ip(0), ipEnd: ip(1) }],
+    ] as const) {
+      expect((await viewer.post(path, { agentKey: farm.agentKey, ...payload })).statusCode, path).toBe(403);
+      expect((await outsider.post(path, { agentKey: farm.agentKey, ...payload })).statusCode, path).toBe(403);
+    }
+    expect((await outsider.get('/api/security/list', { agentKey: farm.agentKey })).statusCode).toBe(403);
+    expect((await outsider.get('/api/security/scans', { agentKey: farm.agentKey })).statusCode).toBe(403);
+    // nothing processed by the refused calls
+    expect((await list()).counts.suspicious).toBe(2);
+    // a scan with no miner it covers
+    const onlyWhatsminers = await operator.post('/api/security/scan', { agentKey: farm.agentKey, ipBegin: ip(6), ipEnd: ip(7) });
+    expect(onlyWhatsminers.statusCode).toBe(400);
+    expect(body(onlyWhatsminers).code).toBe(1071);
+  });
+});
