@@ -78,6 +78,7 @@ export async function startE2EFarm(o: FarmOptions): Promise<E2EFarm> {
     rpcPort: 0,
     webPort: 0,
     whatsminerV3Port: 0,
+    sshPort: 0,
     seed: o.seed ?? 53,
     rebootDarkMs: o.rebootDarkMs ?? 6000,
     tickMs: 250,
@@ -103,6 +104,7 @@ export async function startE2EFarm(o: FarmOptions): Promise<E2EFarm> {
     rpcPort: fleet.ports.rpc,
     webPort: fleet.ports.web,
     whatsminerV3Port: fleet.ports.whatsminerV3,
+    sshPort: fleet.ports.ssh,
   });
 
   const dataDir = mkdtempSync(join(tmpdir(), 'hf-e2e-agent-'));

@@ -32,6 +32,7 @@ export const ROUTE_COMPONENTS: Readonly<Record<string, Page>> = {
   batchOnline: page(() => import('@client/features/miners/routes/shelf-import-page'), (m) => m.ShelfImportPage),
   unshelveMaintain: page(() => import('@client/features/miners/routes/off-shelf-maintenance-page'), (m) => m.OffShelfMaintenancePage),
   unshelveMaintainAlt: page(() => import('@client/features/miners/routes/off-shelf-maintenance-page'), (m) => m.OffShelfMaintenancePage),
+  abnormalAlarms: page(() => import('@client/features/security/routes/security-alarms-page'), (m) => m.SecurityAlarmsPage),
   minerProbes: page(() => import('@client/features/miners/routes/miner-probes-page'), (m) => m.MinerProbesPage),
   fieldHome: page(() => import('@client/features/field/routes/field-home-page'), (m) => m.FieldHomePage),
   fieldMiner: page(() => import('@client/features/field/routes/field-miner-page'), (m) => m.FieldMinerPage),

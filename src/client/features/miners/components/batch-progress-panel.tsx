@@ -3,17 +3,8 @@ import { Badge, Group, Loader, Progress, ScrollArea, Stack, Table, Text } from '
 import { useTranslation } from 'react-i18next';
 import type { BatchFailure } from '@shared/schemas/batch-operations';
 import { useBatchProgress } from '../api/batch-api';
-import { progressFinished, progressPercent, splitReason } from '../lib/batch-target';
-
-export function useReasonLabel(): (reason: string) => string {
-  const { t, i18n } = useTranslation('miners');
-  return (reason: string) => {
-    const { code, detail } = splitReason(reason);
-    const key = `batch.reasons.${code}`;
-    const label = i18n.exists(key, { ns: 'miners' }) ? t(key) : code || t('batch.reasons.unknown');
-    return detail ? `${label}: ${detail}` : label;
-  };
-}
+import { useReasonLabel } from '@client/lib/batch-reasons';
+import { progressFinished, progressPercent } from '../lib/batch-target';
 
 export function BatchProgressPanel({ agentKey, taskId }: { agentKey: string; taskId: string }) {
   const { t } = useTranslation('miners');

@@ -13,9 +13,9 @@ import {
   progressFinished,
   progressPercent,
   selectionTarget,
-  splitReason,
   workerPreview,
 } from './batch-target';
+import { splitReason } from '@client/lib/batch-reasons';
 import { EMPTY_SELECTION, selectAllMatching } from './miner-selection';
 
 const never = () => Promise.reject(new Error('not expected'));

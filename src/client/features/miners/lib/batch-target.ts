@@ -169,9 +169,3 @@ export function paramsBody(op: MinerBatchOp, values: BatchParams): BatchParams {
   if (op === 'batchSetFans' && values.mode !== 'manual') delete out.percent;
   return out;
 }
-
-/** Reason code → its key under batch.reasons plus the agent's detail after ':'. */
-export function splitReason(reason: string): { code: string; detail: string } {
-  const i = reason.indexOf(':');
-  return i < 0 ? { code: reason, detail: '' } : { code: reason.slice(0, i), detail: reason.slice(i + 1) };
-}

@@ -1,0 +1,21 @@
+/**
+ * A batch failure's reason as the agent or the server writes it — a stable code, maybe ": detail" after it
+ * ('unreachable: timeout', 'offline') — in the reader's language (namespace miners, batch.reasons.<code>). Shared by the
+ * miner list's batch progress and the pages that start batches of their own (reboot by range on /alarm/security).
+ */
+import { useTranslation } from 'react-i18next';
+
+export function splitReason(reason: string): { code: string; detail: string } {
+  const i = reason.indexOf(':');
+  return i < 0 ? { code: reason, detail: '' } : { code: reason.slice(0, i), detail: reason.slice(i + 1) };
+}
+
+export function useReasonLabel(): (reason: string) => string {
+  const { t, i18n } = useTranslation('miners');
+  return (reason: string) => {
+    const { code, detail } = splitReason(reason);
+    const key = `batch.reasons.${code}`;
+    const label = i18n.exists(key, { ns: 'miners' }) ? t(key) : code || t('batch.reasons.unknown');
+    return detail ? `${label}: ${detail}` : label;
+  };
+}
