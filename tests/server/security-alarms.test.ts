@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@shared/schemas/common';
-import type { SecurityPage, SecurityRebootResult, SecurityScanRow, SecurityScanStarted } from '@shared/schemas/security';
+import type { SecurityPage, SecurityRebootResult, SecurityScanRow, SecurityScanStarted, SecuritySettings } from '@shared/schemas/security';
+import { queueDueSecurityScans } from '@server/domains/security/security-records';
 import type { SecurityScanReport } from '@shared/security-scan';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { Client, type TestApp, agentCall, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
@@ -213,5 +214,45 @@ describe('security alarms (suspicious SSH)', () => {
     const onlyWhatsminers = await operator.post('/api/security/scan', { agentKey: farm.agentKey, ipBegin: ip(6), ipEnd: ip(7) });
     expect(onlyWhatsminers.statusCode).toBe(400);
     expect(body(onlyWhatsminers).code).toBe(1071);
+  });
+
+  it('queues the automatic scans when due (daily by default, weekly or off) for farms whose agent is online', async () => {
+    const settings = async () => body<SecuritySettings>(await viewer.get('/api/security/settings', { agentKey: farm.agentKey })).data;
+    const first = await settings();
+    expect(first.autoScanHours).toBe(24);
+    const lastScan = (await scans()).list[0]!;
+    expect(Date.parse(first.nextScanAt!)).toBe(Date.parse(lastScan.createdAt) + 24 * 3_600_000);
+
+    // the farm's agent calls in; a day after the last scan the maintenance queues one without a user
+    expect((await agentCall(t.app, farm, 'POST', '/heartbeat', { agentVersion: '1.4.2', startedAt: new Date().toISOString(), netDelayMs: 5, bufferedBatches: 0, miners: 20 })).statusCode).toBe(200);
+    const tomorrow = new Date(Date.parse(first.nextScanAt!) + 60_000);
+    expect(await queueDueSecurityScans(t.db, new Date(Date.parse(first.nextScanAt!) - 60_000))).toEqual([]);
+    // (the heartbeat is "now", long before tomorrow: pretend it came tomorrow)
+    await t.db.updateTable('farms').set({ last_online_at: tomorrow }).where('agent_key', '=', farm.agentKey).execute();
+    expect(await queueDueSecurityScans(t.db, tomorrow)).toEqual([farm.agentKey]);
+    const auto = (await scans()).list[0]!;
+    expect(auto).toMatchObject({ createdBy: null, status: 'pending', targets: 14 });
+    // not twice while it is queued
+    expect(await queueDueSecurityScans(t.db, tomorrow)).toEqual([]);
+    await agentAnswers(auto.taskId, {});
+
+    expect((await admin.post('/api/agent/updateAgentSettings', { agentKey: farm.agentKey, pollIntervalSec: 30 })).statusCode).toBe(200);
+    // weekly; off; bad values refused (and nothing changed)
+    expect((await viewer.post('/api/security/settings', { agentKey: farm.agentKey, autoScanHours: 168 })).statusCode).toBe(403);
+    const bad = await operator.post('/api/security/settings', { agentKey: farm.agentKey, autoScanHours: 5 });
+    expect(bad.statusCode).toBe(400);
+    expect((await settings()).autoScanHours).toBe(24);
+    const weekly = await operator.post('/api/security/settings', { agentKey: farm.agentKey, autoScanHours: 168 });
+    expect(body<SecuritySettings>(weekly).data.autoScanHours).toBe(168);
+    expect(await queueDueSecurityScans(t.db, new Date(tomorrow.getTime() + 2 * 86_400_000))).toEqual([]);
+    expect((await operator.post('/api/security/settings', { agentKey: farm.agentKey, autoScanHours: 0 })).statusCode).toBe(200);
+    expect(await settings()).toEqual({ autoScanHours: 0, nextScanAt: null });
+    expect(await queueDueSecurityScans(t.db, new Date(tomorrow.getTime() + 30 * 86_400_000))).toEqual([]);
+    // the farm's other agent settings are left as they were
+    const farmRow = await t.db.selectFrom('farms').select('agent_settings').where('agent_key', '=', farm.agentKey).executeTakeFirstOrThrow();
+    expect(farmRow.agent_settings).toMatchObject({ securityAutoScanHours: 0, pollIntervalSec: 30 });
+    // and the farm settings form keeps this one
+    expect((await admin.post('/api/agent/updateAgentSettings', { agentKey: farm.agentKey, pollIntervalSec: 60 })).statusCode).toBe(200);
+    expect((await settings()).autoScanHours).toBe(0);
   });
 });

@@ -6,9 +6,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { findMenuByKey } from '@shared/menu-catalogue';
-import { SecurityListQuery, SecurityProcessBody, SecurityRebootBody, SecurityScanBody, SecurityScansQuery, SecurityTaskQuery } from '@shared/schemas/security';
+import { AgentKeyQuery } from '@shared/schemas/common';
+import { SecurityListQuery, SecurityProcessBody, SecurityRebootBody, SecurityScanBody, SecurityScansQuery, SecuritySettingsBody, SecurityTaskQuery } from '@shared/schemas/security';
 import { getBatchProgress } from '../domains/batch/batch-log';
-import { SECURITY_SCAN_OP, findSecurityRecords, findSecurityScans, processSecurityRecords, rebootRange, startSecurityScan } from '../domains/security/security-records';
+import {
+  SECURITY_SCAN_OP,
+  findSecurityRecords,
+  findSecurityScans,
+  getSecuritySettings,
+  processSecurityRecords,
+  rebootRange,
+  saveSecuritySettings,
+  startSecurityScan,
+} from '../domains/security/security-records';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
 
@@ -104,5 +114,23 @@ export async function securityRoutes(fastify: FastifyInstance): Promise<void> {
       if (!p || (p.op !== SECURITY_SCAN_OP && p.op !== 'batchReboot')) throw new AppError('notFound');
       return ok(p);
     },
+  );
+
+  app.get(
+    '/api/security/settings',
+    {
+      config: VIEW,
+      schema: { tags, description: 'Automatic scans of the farm: { autoScanHours: 0 (off) | 24 (daily, the default) | 168 (weekly), nextScanAt (null when off) }.', querystring: AgentKeyQuery },
+    },
+    async (req) => ok(await getSecuritySettings(db, req.query.agentKey)),
+  );
+
+  app.post(
+    '/api/security/settings',
+    {
+      config: OPERATE,
+      schema: { tags, description: 'Sets the automatic scans: autoScanHours 0 (off), 24 (daily) or 168 (weekly). Answers the settings as GET does.', body: SecuritySettingsBody },
+    },
+    async (req) => ok(await saveSecuritySettings(db, req.body)),
   );
 }

@@ -119,6 +119,24 @@ export interface SecurityRebootResult {
   refused: number;
 }
 
+/** Automatic scans: off, daily or weekly (hours between scans). */
+export const SECURITY_AUTO_SCAN_HOURS = [0, 24, 168] as const;
+export const DEFAULT_SECURITY_AUTO_SCAN_HOURS = 24;
+
+export const SecuritySettingsBody = z.object({
+  agentKey,
+  autoScanHours: z.coerce
+    .number('validation.invalid')
+    .refine((v) => (SECURITY_AUTO_SCAN_HOURS as readonly number[]).includes(v), 'validation.invalid'),
+});
+export type SecuritySettingsBody = z.infer<typeof SecuritySettingsBody>;
+
+export interface SecuritySettings {
+  autoScanHours: number;
+  /** When the next automatic scan is due (null: automatic scans are off). It starts once the farm's agent is online. */
+  nextScanAt: string | null;
+}
+
 export const SecurityTaskQuery = z.object({ agentKey, taskId: z.string().regex(UUID_RE, 'validation.id') });
 export type SecurityTaskQuery = z.infer<typeof SecurityTaskQuery>;
 

@@ -8,6 +8,9 @@
  *   (fingerprint): the log still holds the lines a user already dealt with, and that is not new;
  * - no findings: nothing changes; a suspicious record stays until a user marks it processed (spec 3 §4), since a
  *   reboot clears the log a hijacker left, not what the hijacker did.
+ * Automatic scans (daily by default, weekly or off: farms.agent_settings.securityAutoScanHours) are queued by the
+ * 10-minute maintenance (queueDueSecurityScans) once the last scan — or, before any, the farm's creation — is that
+ * old and the farm's agent is online; they are listed in the history without a user.
  * Reboot by range is the miner list's batchReboot (batch log, progress, capability checks) on the farm's miners in
  * the range.
  */
@@ -16,6 +19,7 @@ import type { Page } from '@shared/schemas/common';
 import type { TaskMinerResult } from '@shared/schemas/agent-uplink';
 import { securityFindings, securityScanSupported, type SecurityScanReport } from '@shared/security-scan';
 import {
+  DEFAULT_SECURITY_AUTO_SCAN_HOURS,
   SECURITY_RECORD_STATUSES,
   type SecurityListQuery,
   type SecurityPage,
@@ -25,6 +29,8 @@ import {
   type SecurityRebootResult,
   type SecurityRecordStatus,
   type SecurityScanBody,
+  type SecuritySettings,
+  type SecuritySettingsBody,
   type SecurityScanRow,
   type SecurityScanStarted,
   type SecurityScansQuery,
@@ -105,7 +111,7 @@ export async function findSecurityRecords(db: DB, q: SecurityListQuery): Promise
  * Queues a scan of the farm's online miners the scan covers (or of those in the range). One scan at a time per farm:
  * a second one while the first is queued or running is refused (it would only repeat the same work).
  */
-export async function startSecurityScan(db: DB, userId: string, body: SecurityScanBody): Promise<SecurityScanStarted> {
+export async function startSecurityScan(db: DB, userId: string | null, body: SecurityScanBody): Promise<SecurityScanStarted> {
   return db.transaction().execute(async (trx) => {
     // Serialises scan requests of one farm (the check below and the insert are then one step).
     await sql`select 1 from farms where agent_key = ${body.agentKey} for update`.execute(trx);
@@ -266,4 +272,68 @@ export async function rebootRange(db: DB, userId: string, body: SecurityRebootBo
   }
   const run = await runMinerBatch(db, { op: 'batchReboot', agentKey: body.agentKey, userId, body: { agentKey: body.agentKey, ips: rows.map((r) => r.ip) } });
   return { taskId: run.taskId, accepted: run.accepted.length, refused: run.refused.length };
+}
+
+/** A farm's automatic scan setting; the hours between scans (0 = off). */
+function autoScanHoursOf(settings: Record<string, unknown>): number {
+  const v = settings.securityAutoScanHours;
+  return typeof v === 'number' && v >= 0 ? v : DEFAULT_SECURITY_AUTO_SCAN_HOURS;
+}
+
+/** When a farm's next automatic scan is due: its last scan (or, before any, its creation) + the hours between scans. */
+async function nextScanAt(db: DB, agentKey: string, createdAt: Date | string, hours: number): Promise<Date | null> {
+  if (hours <= 0) return null;
+  const last = await db
+    .selectFrom('agent_tasks')
+    .select((eb) => eb.fn.max('created_at').as('at'))
+    .where('agent_key', '=', agentKey)
+    .where('op', '=', SECURITY_SCAN_OP)
+    .executeTakeFirst();
+  const base = last?.at ? new Date(last.at) : new Date(createdAt);
+  return new Date(base.getTime() + hours * 3_600_000);
+}
+
+export async function getSecuritySettings(db: DB, agentKey: string): Promise<SecuritySettings> {
+  const farm = await db.selectFrom('farms').select(['agent_settings', 'created_at']).where('agent_key', '=', agentKey).executeTakeFirst();
+  if (!farm) throw new AppError('notFound');
+  const hours = autoScanHoursOf(farm.agent_settings);
+  return { autoScanHours: hours, nextScanAt: iso(await nextScanAt(db, agentKey, farm.created_at, hours)) };
+}
+
+/** Saves the automatic scan setting with the farm's other agent settings (which it leaves as they are). */
+export async function saveSecuritySettings(db: DB, body: SecuritySettingsBody): Promise<SecuritySettings> {
+  await db
+    .updateTable('farms')
+    .set({ agent_settings: sql`agent_settings || ${JSON.stringify({ securityAutoScanHours: body.autoScanHours })}::jsonb`, updated_at: new Date() })
+    .where('agent_key', '=', body.agentKey)
+    .execute();
+  return getSecuritySettings(db, body.agentKey);
+}
+
+/** How recently a farm's agent must have called in for an automatic scan to be queued for it. */
+const AGENT_ONLINE_MS = 15 * 60_000;
+
+/**
+ * The 10-minute maintenance: queues the automatic scan of every farm that is due and whose agent is online. A farm
+ * with a scan still queued or running, or without a miner the scan covers, is left for the next run. Answers the farms
+ * scanned.
+ */
+export async function queueDueSecurityScans(db: DB, now = new Date()): Promise<string[]> {
+  const farms = await db
+    .selectFrom('farms')
+    .select(['agent_key', 'agent_settings', 'created_at'])
+    .where('last_online_at', '>=', new Date(now.getTime() - AGENT_ONLINE_MS))
+    .execute();
+  const queued: string[] = [];
+  for (const f of farms) {
+    const due = await nextScanAt(db, f.agent_key, f.created_at, autoScanHoursOf(f.agent_settings));
+    if (!due || due > now) continue;
+    try {
+      await startSecurityScan(db, null, { agentKey: f.agent_key });
+      queued.push(f.agent_key);
+    } catch (e) {
+      if (!(e instanceof AppError) || (e.errorName !== 'securityScanRunning' && e.errorName !== 'securityNothingToScan')) throw e;
+    }
+  }
+  return queued;
 }
