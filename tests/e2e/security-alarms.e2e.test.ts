@@ -56,6 +56,12 @@ describe('abnormal alarms at 1440 px', () => {
 
   it('scans the farm through the agent, lists the hijacked miner, shows its evidence and marks it processed', async () => {
     await page.getByText('No suspicious SSH behaviour found').waitFor();
+    // automatic scans: daily by default, the next one a day after the farm was created; weekly from now on
+    expect(await page.getByTestId('security-auto-select').inputValue()).toBe('Daily');
+    expect(await page.getByTestId('security-auto-next').innerText()).toMatch(/^Next: \d{4}-\d\d-\d\d/);
+    await page.getByTestId('security-auto-select').click();
+    await page.getByRole('option', { name: 'Weekly', exact: true }).click();
+    await expect.poll(async () => (await farm.api.get<{ autoScanHours: number }>('/api/security/settings', { agentKey: FARM })).autoScanHours).toBe(168);
     await page.getByTestId('security-scan').click();
     await page.getByTestId('security-scan-start').click();
     await page.getByText(/^Scan queued for \d+ miners/).waitFor();
@@ -113,6 +119,8 @@ describe('abnormal alarms at 360 px', () => {
       const page = await context.newPage();
       await openPage(page);
       await page.locator('[data-testid="data-table-row"]').first().waitFor();
+      await page.getByTestId('security-status-processed').click();
+      await page.getByTestId('security-events').waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
     } finally {
       await context.close();

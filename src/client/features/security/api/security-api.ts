@@ -10,6 +10,7 @@ import type {
   SecurityRecordStatus,
   SecurityScanRow,
   SecurityScanStarted,
+  SecuritySettings,
 } from '@shared/schemas/security';
 
 /** How often a running scan and a range reboot are asked again. */
@@ -21,6 +22,7 @@ export const securityKeys = {
     ['security', 'list', agentKey, status, keyword, page, pageSize] as const,
   scans: (agentKey: string, page: number) => ['security', 'scans', agentKey, page] as const,
   task: (agentKey: string, taskId: string) => ['security', 'task', agentKey, taskId] as const,
+  settings: (agentKey: string) => ['security', 'settings', agentKey] as const,
 };
 
 export function useSecurityRecords(agentKey: string, status: SecurityRecordStatus | null, keyword: string, page: number, pageSize: number) {
@@ -72,4 +74,19 @@ export function useProcessSecurity(agentKey: string) {
 
 export function useRebootRange(agentKey: string) {
   return useSecurityMutation<{ ipBegin: string; ipEnd: string }, SecurityRebootResult>('/api/security/rebootRange', agentKey);
+}
+
+export function useSecuritySettings(agentKey: string) {
+  return useQuery({
+    queryKey: securityKeys.settings(agentKey),
+    queryFn: ({ signal }) => api.get<SecuritySettings>('/api/security/settings', { agentKey }, { signal }),
+  });
+}
+
+export function useSaveSecuritySettings(agentKey: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (autoScanHours: number) => api.post<SecuritySettings>('/api/security/settings', { agentKey, autoScanHours }, { as: 'json' }),
+    onSuccess: (data) => qc.setQueryData(securityKeys.settings(agentKey), data),
+  });
 }

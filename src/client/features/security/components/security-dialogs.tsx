@@ -259,8 +259,22 @@ export function RecordDrawer({ row, onClose, onProcess }: { row: SecurityRecordR
             </Text>
           ))}
         </Stack>
-        {row.report.events.length > 0 && (
-          <Table.ScrollContainer minWidth={420}>
+        {row.report.events.length > 0 &&
+          (phone ? (
+            <Stack gap="xs" data-testid="security-events">
+              {row.report.events.map((e) => (
+                <Stack key={`${e.kind} ${e.source} ${e.user ?? ''}`} gap={2}>
+                  <Text size="sm" fw={500}>
+                    {t(`detail.event.${e.kind}`)} · {e.source}
+                    {e.user ? ` (${e.user})` : ''} · ×{formatNumber(e.count)}
+                  </Text>
+                  <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                    {e.lastLine}
+                  </Code>
+                </Stack>
+              ))}
+            </Stack>
+          ) : (
             <Table striped withTableBorder fz="xs" data-testid="security-events">
               <Table.Thead>
                 <Table.Tr>
@@ -286,8 +300,7 @@ export function RecordDrawer({ row, onClose, onProcess }: { row: SecurityRecordR
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
-        )}
+          ))}
         <Text size="sm">
           {t('detail.firstSeen')}: {formatDate(row.firstSeenAt)}
         </Text>

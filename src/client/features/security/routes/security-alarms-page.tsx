@@ -7,7 +7,7 @@
  * the history tab lists every scan and what it found.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Button, Group, Progress, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Progress, Select, Stack, Tabs, Text } from '@mantine/core';
 import { IconHistory, IconPower, IconRadar, IconShieldCheck, IconShieldExclamation } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,7 @@ import { Link } from 'react-router-dom';
 import { formatDate } from '@shared/format/date';
 import { formatNumber } from '@shared/format/number';
 import { findMenuByKey } from '@shared/menu-catalogue';
-import { SECURITY_RECORD_STATUSES, type SecurityRecordRow, type SecurityRecordStatus, type SecurityScanRow } from '@shared/schemas/security';
+import { SECURITY_AUTO_SCAN_HOURS, SECURITY_RECORD_STATUSES, type SecurityRecordRow, type SecurityRecordStatus, type SecurityScanRow } from '@shared/schemas/security';
 import { CountFilter } from '@client/components/count-filter';
 import { DataTable } from '@client/components/data-table/data-table';
 import type { Column, RowKey } from '@client/components/data-table/data-table-types';
@@ -25,7 +25,8 @@ import { PageHeader } from '@client/components/page-header';
 import { SearchForm } from '@client/components/search-form';
 import { useAgentKey } from '@client/lib/agent-key';
 import { usePermissions } from '@client/lib/session-api';
-import { securityKeys, useSecurityRecords, useSecurityScans } from '../api/security-api';
+import { notifyFailure } from '@client/lib/feedback';
+import { securityKeys, useSaveSecuritySettings, useSecurityRecords, useSecurityScans, useSecuritySettings } from '../api/security-api';
 import { ProcessDialog, RebootDialog, RecordDrawer, ScanDialog } from '../components/security-dialogs';
 import { describeSecurity } from '../lib/describe';
 
@@ -46,7 +47,7 @@ export function SecurityAlarmsPage() {
   }
   return (
     <Stack gap="md" data-testid="security-page">
-      <PageHeader title={t('title')} description={t('description')} />
+      <PageHeader title={t('title')} description={t('description')} actions={<AutoScan agentKey={agentKey} />} />
       <RunningScan agentKey={agentKey} />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
@@ -64,6 +65,35 @@ export function SecurityAlarmsPage() {
           <ScanHistory agentKey={agentKey} />
         </Tabs.Panel>
       </Tabs>
+    </Stack>
+  );
+}
+
+/** Automatic scans (off, daily, weekly) and when the next one is due; the page's operation key changes them. */
+function AutoScan({ agentKey }: { agentKey: string }) {
+  const { t } = useTranslation('security');
+  const canOperate = usePermissions().has(OPERATE);
+  const settings = useSecuritySettings(agentKey);
+  const save = useSaveSecuritySettings(agentKey);
+  const s = settings.data;
+  if (!s) return null;
+  return (
+    <Stack gap={2} data-testid="security-auto">
+      <Select
+        size="xs"
+        w={200}
+        label={t('auto.label')}
+        data={SECURITY_AUTO_SCAN_HOURS.map((h) => ({ value: String(h), label: t(`auto.every.${h}`) }))}
+        value={String(s.autoScanHours)}
+        onChange={(v) => v !== null && save.mutate(Number(v), { onError: (e) => notifyFailure(e, t('failed')) })}
+        disabled={!canOperate || save.isPending}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+        data-testid="security-auto-select"
+      />
+      <Text size="xs" c="dimmed" data-testid="security-auto-next">
+        {s.nextScanAt ? t('auto.next', { at: formatDate(s.nextScanAt) }) : t('auto.off')}
+      </Text>
     </Stack>
   );
 }
@@ -278,7 +308,7 @@ function ScanHistory({ agentKey }: { agentKey: string }) {
   const columns = useMemo<Column<SecurityScanRow>[]>(
     () => [
       { key: 'createdAt', title: t('history.createdAt'), width: 170, render: (r) => formatDate(r.createdAt) },
-      { key: 'createdBy', title: t('history.createdBy'), width: 120, render: (r) => r.createdBy ?? '-' },
+      { key: 'createdBy', title: t('history.createdBy'), width: 120, render: (r) => r.createdBy ?? t('history.automatic') },
       { key: 'scope', title: t('history.scope'), width: 220, render: (r) => (r.ipBegin && r.ipEnd ? `${r.ipBegin} – ${r.ipEnd}` : t('scan.wholeFarm')) },
       {
         key: 'status',
