@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AgentConfig, type AgentConfigInput, type AgentCredentials, type AgentTask, type TaskMinerResult } from '@shared/schemas/agent-uplink';
 import { sleep } from './concurrency';
 import { DiskBuffer } from './disk-buffer';
-import { runTask } from './executor';
+import { pacingFor, runTask } from './executor';
 import { hostReport } from './host-report';
 import { DEFAULT_DETAIL_EVERY_CYCLES, DEFAULT_PORTS, type DriverEnv } from './miner-types';
 import type { CycleResult } from './poller';
@@ -264,7 +264,7 @@ export class FarmAgent {
           this.poller.setEnv(this.driverEnv());
         },
       },
-      { pacing: this.config.batch, signal: this.abort.signal, onResults: (r, done) => this.report(task.id, r, done) },
+      { pacing: pacingFor(task.op, this.config.batch), signal: this.abort.signal, onResults: (r, done) => this.report(task.id, r, done) },
     );
     this.markDone(task.id);
     this.log(`task ${task.id} ${task.op}: ${results.filter((r) => r.ok).length}/${results.length} ok`);

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { securityFindings } from '@shared/security-scan';
+import { READ_ONLY_PACING, pacingFor } from './executor';
 import { MAX_EVENT_GROUPS, parseSshEvents, probeSsh, sshSource } from './security-scan';
 
 /**
@@ -161,5 +162,16 @@ describe('probeSsh', () => {
     const r = await probeSsh('127.0.0.1', port, 2000);
     expect(r.open).toBe(true);
     expect(r.open && r.banner.length).toBe(200);
+  });
+});
+
+describe('pacing of read-only tasks', () => {
+  it('runs scans and history logs in large unpaused packets, operations as the farm says', () => {
+    const farm = { packetSize: 50, pauseMs: 3000, concurrency: 50 };
+    expect(pacingFor('security-scan', farm)).toEqual(READ_ONLY_PACING);
+    expect(pacingFor('history-log', farm)).toEqual(READ_ONLY_PACING);
+    expect(READ_ONLY_PACING.pauseMs).toBe(0);
+    expect(pacingFor('reboot', farm)).toBe(farm);
+    expect(pacingFor('set-pools', farm)).toBe(farm);
   });
 });
