@@ -37,7 +37,16 @@ export interface FarmAgentOptions {
   pollThreads?: number;
   /** Poll in threads from this many known miners on (default 2,000). */
   shardFromMiners?: number;
+  /** Between cycles, ask the server for tasks this often (default TASK_POLL_MS). */
+  taskPollMs?: number;
 }
+
+/**
+ * How often the agent asks for tasks between its cycles. Tasks were pulled once a cycle (60 s by default), so a reboot
+ * started in the console waited up to a minute before the agent began; now it begins within seconds. One small
+ * request (GET /tasks) every 5 s.
+ */
+export const TASK_POLL_MS = 5000;
 
 export interface CycleReport {
   cycle: number;
@@ -287,10 +296,23 @@ export class FarmAgent {
         this.log(`cycle failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
       }
       const wait = this.config.pollIntervalSec * 1000 - (Date.now() - started);
-      if (wait > 0) await sleep(wait, this.abort.signal);
+      if (wait > 0) await this.waitPullingTasks(wait);
     }
     await this.idle();
     await this.poller.close();
+  }
+
+  /** The wait between cycles, asking for tasks every taskPollMs meanwhile (pullTasks never throws: a server down waits for the next ask). */
+  private async waitPullingTasks(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    const every = Math.max(100, this.o.taskPollMs ?? TASK_POLL_MS);
+    for (;;) {
+      const left = until - Date.now();
+      if (left <= 0 || this.abort.signal.aborted) return;
+      await sleep(Math.min(left, every), this.abort.signal);
+      if (this.abort.signal.aborted || Date.now() >= until) return;
+      await this.pullTasks();
+    }
   }
 
   stop(): void {

@@ -21,6 +21,7 @@ const heartbeats: unknown[] = [];
 const taskReports: Array<{ id: string; body: TaskResultReport }> = [];
 let tasks: unknown[] = [];
 let authFailures = 0;
+let pollIntervalSec = 1;
 
 function send(res: http.ServerResponse, status: number, data: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -29,7 +30,7 @@ function send(res: http.ServerResponse, status: number, data: unknown): void {
 
 function config(): AgentConfigInput {
   return {
-    pollIntervalSec: 1,
+    pollIntervalSec,
     offlineAfterMissed: 3,
     scanEveryCycles: 100,
     scanRanges: [{ ipBegin: '127.32.0.1', ipEnd: '127.32.0.40' }],
@@ -175,6 +176,28 @@ describe('uplink outage and recovery', () => {
     expect(taskReports.find((t) => t.id === 'task-bad')?.body).toEqual({ results: [], done: true });
     tasks = [];
   }, 20000);
+
+  it('asks for tasks every few seconds between its cycles: a task starts long before the next cycle', async () => {
+    pollIntervalSec = 60;
+    const agent = new FarmAgent({ serverUrl: `http://127.0.0.1:${port}`, agentKey: 'farm32', secret: 's3cret', dataDir, log: () => undefined, taskPollMs: 200 });
+    const before = received.length;
+    const running = agent.run();
+    try {
+      await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThan(before);
+      const cycleAt = Date.now();
+      const m = fleet.miners.find((x) => x.family === 'antminer-stock')!;
+      tasks = [{ id: 'task-between', op: 'blink-off', params: {}, targets: [{ ip: m.ip }] }];
+      await expect.poll(() => taskReports.some((t) => t.id === 'task-between' && t.body.done), { timeout: 5000, interval: 100 }).toBe(true);
+      // within a few task polls, not at the next cycle 60 s later
+      expect(Date.now() - cycleAt).toBeLessThan(5000);
+      expect(received.length).toBe(before + 1);
+    } finally {
+      tasks = [];
+      pollIntervalSec = 1;
+      agent.stop();
+      await running;
+    }
+  }, 30_000);
 
   it('a wrong secret is refused by the server and the agent keeps buffering', async () => {
     const before = authFailures;
