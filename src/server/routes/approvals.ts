@@ -3,13 +3,13 @@
  * disagreeMinerBatchSetPool (uuid), answering code -1 with msg on any refusal (spec 2 §8); plus the farm's
  * approval setting (approver and roles), designed in the same style. The decisions are GETs as the spec
  * writes them; the request's uuid (random, known only from the approver's e-mail) and the approver check
- * guard them.
+ * guard them. GET /api/options/auditorList (spec 3 §7 option lists) offers the users the setting accepts as approver.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PERMISSION } from '@shared/menu-catalogue';
 import { ApprovalQuery, ApprovalSettingBody, ApprovalSettingQuery } from '@shared/schemas/approvals';
-import { agreeRequest, disagreeRequest, getApprovalSetting, getPoolConfInfo, saveApprovalSetting } from '../domains/approvals/pool-approvals';
+import { agreeRequest, approverOptions, disagreeRequest, getApprovalSetting, getPoolConfInfo, saveApprovalSetting } from '../domains/approvals/pool-approvals';
 import { ok } from '../plugins/envelope';
 
 export async function approvalRoutes(fastify: FastifyInstance): Promise<void> {
@@ -62,6 +62,21 @@ export async function approvalRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { tags, description: "The farm's approval setting: { agentKey, approverId, approverName, roleIds }.", querystring: ApprovalSettingQuery },
     },
     async (req) => ok(await getApprovalSetting(db, req.query.agentKey)),
+  );
+
+  app.get(
+    '/api/options/auditorList',
+    {
+      // The same key as the setting it fills: the list names the farm's users (e-mails masked).
+      config: { permission: PERMISSION.farmSettings, farmScoped: true },
+      schema: {
+        tags,
+        description:
+          "Users who can be the farm's approver (POST /api/approval/setting accepts them): enabled members of the farm, or administrators, with an e-mail address — users without one are not offered (the setting refuses them). [{ text: \"user (masked e-mail)\", value: user id }], by name.",
+        querystring: ApprovalSettingQuery,
+      },
+    },
+    async (req) => ok(await approverOptions(db, req.query.agentKey)),
   );
 
   app.post(

@@ -1,7 +1,8 @@
 /**
  * Miner monitoring, read side (spec 3 §2, §3, §7): the paged list, its counters, dashboard and model
- * statistics, one miner's detail and history, the farm's hashrate series, and the miner dropdowns.
- * Every call needs the miners menu key (10000) and membership of the farm named by agentKey.
+ * statistics, one miner's detail and history, the farm's hashrate series, the miner dropdowns, and the pool
+ * data the batch set-pool dialog fills from (pool groups, sub-accounts). Every call needs the miners menu key
+ * (10000) and membership of the farm named by agentKey.
  */
 import type { FastifyInstance } from 'fastify';
 import { AnalysisIdQuery, AnalysisStartBody } from '@shared/schemas/fault-analysis';
@@ -11,6 +12,8 @@ import { PERMISSION } from '@shared/menu-catalogue';
 import { minerLabelOptions } from '@shared/miner-labels';
 import { AgentKeyQuery } from '@shared/schemas/common';
 import { FarmSeriesQuery, MinerFilterQuery, MinerHistoryQuery, MinerKeyQuery, MinerListQuery } from '@shared/schemas/miner';
+import { PoolSubAccountQuery, SUB_ACCOUNT_CHOICES_MAX } from '@shared/schemas/pool';
+import { poolGroupChoices, subAccountChoices } from '../domains/customers-pools/pools.repository';
 import { findMiners, minerPageJson } from '../domains/miners/find-miners';
 import { findMinerId, getMiner } from '../domains/miners/get-miner';
 import { FARM_OPTION_NAMES, SPEC_FARM_OPTION_NAMES, farmMinerOptions, fixedMinerOptions, specFarmOptions } from '../domains/miners/miner-options';
@@ -125,6 +128,35 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => ok(await getFarmSeries(db, req.query.agentKey, req.query.range)),
+  );
+
+  // Pool data of the batch set-pool dialog: read with the miner list's key, not the pool settings' (81000), so that an
+  // operator who may set pools on miners can fill them from what the farm keeps without managing pool settings.
+  app.get(
+    '/api/minerv2/poolQuery',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          "The farm's pool groups for the batch set-pool dialog, newest first: [{ id, name, customer (name or null), pools: [{ url, user }] }]. pools: 1–3 in priority order (a slot without an address is left out); user is the group's worker user of that pool, or its sub-account's name.",
+        querystring: AgentKeyQuery,
+      },
+    },
+    async (req) => ok(await poolGroupChoices(db, req.query.agentKey)),
+  );
+
+  app.get(
+    '/api/minerv2/poolSubAccountQuery',
+    {
+      config,
+      schema: {
+        tags,
+        description: `The farm's sub-accounts for picking a pool's worker user, by account name: [{ id, accountName, poolName, coinType }], at most ${SUB_ACCOUNT_CHOICES_MAX}. keyword (optional, up to 64 characters): part of the account or pool name, case-insensitive. Never the password.`,
+        querystring: PoolSubAccountQuery,
+      },
+    },
+    async (req) => ok(await subAccountChoices(db, req.query.agentKey, req.query.keyword)),
   );
 
   // Fixed vocabularies: named in the request's language (header I18N). `faultReason` is the spec's other name of the

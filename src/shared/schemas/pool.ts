@@ -182,6 +182,43 @@ export const PoolUrlList = z
 
 export const SaveWhitelistBody = z.object({ agentKey: agentKeyField, id: optionalId, poolUrls: PoolUrlList });
 
+// ─── Pool data of the batch set-pool dialog (spec 3 §7 "pool data": GET /api/minerv2/poolQuery, /poolSubAccountQuery) ───
+
+/** One pool of a pool group as a miner gets it: address and worker user (the sub-account's name unless the group names another). */
+export interface PoolChoicePool {
+  url: string;
+  user: string;
+}
+
+/** A pool group of the farm for "fill from pool group": its 1–3 pools in priority order (empty slots left out). */
+export interface PoolGroupChoice {
+  id: string;
+  name: string;
+  /** The customer's name, null when the group has none. */
+  customer: string | null;
+  pools: PoolChoicePool[];
+}
+
+/** A sub-account of the farm for picking a pool's worker user; never its password. */
+export interface SubAccountChoice {
+  id: string;
+  accountName: string;
+  poolName: string;
+  coinType: string;
+}
+
+/** poolSubAccountQuery answers at most this many sub-accounts (a keyword narrows them). */
+export const SUB_ACCOUNT_CHOICES_MAX = 200;
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** keyword: part of the account name or the pool name, case-insensitive; empty = every sub-account. */
+export const PoolSubAccountQuery = z.object({
+  agentKey: z.string('validation.agentKeyRequired').trim().min(1, 'validation.agentKeyRequired').max(64),
+  keyword: z.preprocess(blankToUndefined, z.string().trim().max(64).optional()),
+});
+export type PoolSubAccountQuery = z.output<typeof PoolSubAccountQuery>;
+
 // ─── Dialog helpers ───
 
 export interface SubAccountFormValues {

@@ -18,6 +18,7 @@ import {
   type PoolGroupInfo,
   approvalPageUrl,
 } from '@shared/schemas/approvals';
+import type { Option } from '@shared/schemas/common';
 import type { Locale } from '@shared/validation';
 import type { DB } from '../../db/kysely';
 import type { UserRecord } from '../../db/schema';
@@ -61,6 +62,25 @@ export async function saveApprovalSetting(db: DB, agentKey: string, byUserId: st
     .onConflict((oc) => oc.column('agent_key').doUpdateSet({ approver_id: input.approverId ?? null, role_ids: roleIds, updated_by: byUserId, updated_at: new Date() }))
     .execute();
   return getApprovalSetting(db, agentKey);
+}
+
+/**
+ * Who can be chosen as the farm's approver (GET /api/options/auditorList): the users saveApprovalSetting accepts —
+ * enabled members of the farm or administrators, with an e-mail address (without one the server refuses them,
+ * approverNoEmail). Text "user (masked e-mail)", value the user's id; by name.
+ */
+export async function approverOptions(db: DB, agentKey: string): Promise<Option[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'user_name', 'email'])
+    .where('disabled', '=', false)
+    .where('email', 'is not', null)
+    .where('email', '<>', '')
+    .where((eb) => eb.or([eb('is_admin', '=', true), eb('id', 'in', eb.selectFrom('user_farms').select('user_id').where('agent_key', '=', agentKey))]))
+    .orderBy('user_name')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ text: `${r.user_name} (${maskEmail(r.email ?? '')})`, value: r.id }));
 }
 
 export interface ApprovalDeps {

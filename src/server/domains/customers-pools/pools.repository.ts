@@ -1,10 +1,23 @@
 /**
  * Pool settings of a farm (spec 2 §3): sub-accounts (password encrypted at rest, observer tests remembered
- * server-side), pool groups with their hosting rows, and the pool whitelist the agent enforces.
+ * server-side), pool groups with their hosting rows, and the pool whitelist the agent enforces; and the same pool
+ * groups and sub-accounts as the miner list's batch set-pool dialog fills from them (spec 3 §7 "pool data").
  */
+import { sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
 import { OBSERVER_TEST_VALID_MS, isObserverTestExempt } from '@shared/pool-sites';
-import { type HostingInfoRow, type PoolGroup, type PoolWhitelistEntry, type SavePoolGroupBody, type SaveSubAccountBody, type SubAccount, hostingKey } from '@shared/schemas/pool';
+import {
+  type HostingInfoRow,
+  type PoolGroup,
+  type PoolGroupChoice,
+  type PoolWhitelistEntry,
+  SUB_ACCOUNT_CHOICES_MAX,
+  type SaveSubAccountBody,
+  type SavePoolGroupBody,
+  type SubAccount,
+  type SubAccountChoice,
+  hostingKey,
+} from '@shared/schemas/pool';
 import type { DB } from '../../db/kysely';
 import type { StoredHostingRow } from '../../db/customers-pools-schema';
 import { AppError, fieldError } from '../../errors';
@@ -259,6 +272,52 @@ export async function poolNameOptions(db: DB, agentKey: string, known: readonly 
   const used = await db.selectFrom('sub_accounts').select('pool_name').distinct().where('agent_key', '=', agentKey).execute();
   const names = [...known, ...used.map((r) => r.pool_name).filter((n) => !known.includes(n)).sort()];
   return names.map((n) => ({ text: n, value: n }));
+}
+
+// ─── Pool data of the batch set-pool dialog (spec 3 §7 poolQuery, poolSubAccountQuery) ───
+
+/**
+ * The farm's pool groups as the set-pool dialog fills them, newest first: each group's pools in priority order
+ * (slots without an address left out), each with its stored worker user, or the sub-account's current name where
+ * none is stored. The customer is left-joined: a group always has one today, but the answer allows none.
+ */
+export async function poolGroupChoices(db: DB, agentKey: string): Promise<PoolGroupChoice[]> {
+  const rows = await db
+    .selectFrom('pool_groups as g')
+    .leftJoin('customers as c', 'c.id', 'g.customer_id')
+    .leftJoin('sub_accounts as s1', 's1.id', 'g.sub_account1_id')
+    .leftJoin('sub_accounts as s2', 's2.id', 'g.sub_account2_id')
+    .leftJoin('sub_accounts as s3', 's3.id', 'g.sub_account3_id')
+    .select(['g.id', 'g.name', 'c.name as customer', 'g.pool1_url', 'g.pool2_url', 'g.pool3_url', 'g.pool1_user', 'g.pool2_user', 'g.pool3_user'])
+    .select(['s1.account_name as sub1', 's2.account_name as sub2', 's3.account_name as sub3'])
+    .where('g.agent_key', '=', agentKey)
+    .orderBy('g.created_at', 'desc')
+    .orderBy('g.id')
+    .execute();
+  return rows.map((r) => {
+    const slots = [
+      [r.pool1_url, r.pool1_user, r.sub1],
+      [r.pool2_url, r.pool2_user, r.sub2],
+      [r.pool3_url, r.pool3_user, r.sub3],
+    ] as const;
+    const pools = slots.filter(([url]) => url.trim() !== '').map(([url, user, sub]) => ({ url: url.trim(), user: user.trim() !== '' ? user.trim() : (sub ?? '') }));
+    return { id: r.id, name: r.name, customer: r.customer ?? null, pools };
+  });
+}
+
+/**
+ * The farm's sub-accounts for picking a worker user, by account name (case-insensitive): at most SUB_ACCOUNT_CHOICES_MAX, narrowed by
+ * `keyword` (part of the account or pool name, case-insensitive; % and _ taken literally). No password column is read.
+ */
+export async function subAccountChoices(db: DB, agentKey: string, keyword: string | undefined): Promise<SubAccountChoice[]> {
+  let q = db.selectFrom('sub_accounts').select(['id', 'account_name', 'pool_name', 'coin_type']).where('agent_key', '=', agentKey);
+  if (keyword) {
+    const like = `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('account_name', 'ilike', like), eb('pool_name', 'ilike', like)]));
+  }
+  // Case-insensitive by name, the same under PGlite (C collation) and a PostgreSQL with a locale collation.
+  const rows = await q.orderBy(sql`lower(account_name)`).orderBy('account_name').orderBy(sql`lower(pool_name)`).orderBy('id').limit(SUB_ACCOUNT_CHOICES_MAX).execute();
+  return rows.map((r) => ({ id: r.id, accountName: r.account_name, poolName: r.pool_name, coinType: r.coin_type }));
 }
 
 // ─── Whitelist ───

@@ -1,6 +1,6 @@
 /**
- * Calls of the add-farm wizard: the existing endpoints (farms, scan IP ranges, customers, pool groups, users,
- * roles, approval setting, sub-areas and sub-IP segments) and the agent package download.
+ * Calls of the add-farm wizard: the existing endpoints (farms, scan IP ranges, customers, pool groups, approver
+ * options, roles, approval setting, sub-areas and sub-IP segments) and the agent package download.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, REQUEST_TIMEOUT_MS, api } from '@client/lib/api-client';
@@ -21,7 +21,7 @@ export const setupKeys = {
   ranges: (agentKey: string) => [...setupKeys.all, 'ranges', agentKey] as const,
   customers: (agentKey: string) => [...setupKeys.all, 'customers', agentKey] as const,
   pools: (agentKey: string) => [...setupKeys.all, 'pools', agentKey] as const,
-  users: (agentKey: string) => [...setupKeys.all, 'users', agentKey] as const,
+  approvers: (agentKey: string) => [...setupKeys.all, 'approvers', agentKey] as const,
   roles: ['farmSetup', 'roles'] as const,
   approval: (agentKey: string) => [...setupKeys.all, 'approval', agentKey] as const,
   areas: (agentKey: string) => [...setupKeys.all, 'areas', agentKey] as const,
@@ -84,16 +84,14 @@ export function usePoolGroups(agentKey: string | null) {
   });
 }
 
-export interface ContactUser {
-  id: string;
-  user: string;
-  email: string | null;
-}
-
-export function useFarmUsers(agentKey: string | null) {
+/**
+ * Who can be the farm's approver (GET /api/options/auditorList): members or administrators with an e-mail, text
+ * "user (masked e-mail)". Users without an e-mail are not offered: the setting would refuse them (approverNoEmail).
+ */
+export function useApproverOptions(agentKey: string | null) {
   return useQuery({
-    queryKey: setupKeys.users(agentKey ?? ''),
-    queryFn: () => api.get<ContactUser[]>('/api/userv2/search', { agentKey: agentKey as string }),
+    queryKey: setupKeys.approvers(agentKey ?? ''),
+    queryFn: ({ signal }) => api.get<Option[]>('/api/options/auditorList', { agentKey: agentKey as string }, { signal }),
     enabled: agentKey !== null,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Step "security settings": who approves batch pool settings and firmware upgrades on this farm, and which
- * roles need that approval (spec 2 §6: "some actions need … email approval"). Saved with the step's button;
- * the approver must have an e-mail address (the server says so otherwise).
+ * roles need that approval (spec 2 §6: "some actions need … email approval"). Saved with the step's button.
+ * The approver is chosen from GET /api/options/auditorList: only users with an e-mail address are offered (the
+ * server refuses others, approverNoEmail); a saved approver who no longer qualifies shows, disabled, as such.
  */
 import { useEffect, useState } from 'react';
 import { Alert, Button, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
@@ -9,12 +10,12 @@ import { IconShieldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
-import { useApprovalSetting, useFarmUsers, useRoleOptions, useSaveApprovalSetting } from '../api/farm-setup-api';
+import { useApprovalSetting, useApproverOptions, useRoleOptions, useSaveApprovalSetting } from '../api/farm-setup-api';
 
 export function SecurityStep({ agentKey, canOperate }: { agentKey: string; canOperate: boolean }) {
   const { t } = useTranslation('farm-setup');
   const setting = useApprovalSetting(agentKey);
-  const users = useFarmUsers(agentKey);
+  const approvers = useApproverOptions(agentKey);
   const roles = useRoleOptions();
   const save = useSaveApprovalSetting();
   const [approverId, setApprover] = useState<string | null>(null);
@@ -42,6 +43,13 @@ export function SecurityStep({ agentKey, canOperate }: { agentKey: string; canOp
       },
     );
 
+  const approverData: { value: string; label: string; disabled?: boolean }[] = (approvers.data ?? []).map((o) => ({ value: o.value, label: o.text }));
+  // The saved approver, once the list is in and does not offer them (e-mail unbound, left the farm, disabled).
+  const saved = setting.data?.approverId;
+  if (saved && approvers.isSuccess && !approverData.some((o) => o.value === saved)) {
+    approverData.push({ value: saved, label: t('security.approverUnavailable', { user: setting.data?.approverName ?? saved }), disabled: true });
+  }
+
   if (setting.isError) return <Alert color="gray">{t('security.noAccess')}</Alert>;
   return (
     <Stack gap="sm" maw={640} data-testid="step-security">
@@ -52,9 +60,12 @@ export function SecurityStep({ agentKey, canOperate }: { agentKey: string; canOp
         clearable
         searchable
         disabled={!canOperate}
-        data={(users.data ?? []).map((u) => ({ value: u.id, label: u.email ? `${u.user} (${u.email})` : `${u.user} — ${t('security.noEmail')}` }))}
+        data={approverData}
         value={approverId}
         onChange={setApprover}
+        // Asked again on opening: an e-mail may have been bound since (in the user center, in another tab).
+        onDropdownOpen={() => void approvers.refetch()}
+        nothingFoundMessage={approvers.isPending ? t('feedback.loading') : t('security.noApprovers')}
         error={errors.approverId}
         comboboxProps={{ withinPortal: true }}
         data-testid="security-approver"

@@ -1,5 +1,8 @@
-/** Batch operation calls (spec 3 §7: /api/minerv2/<op>, sendCode, uploadIpList, batchProgress, /api/log/batchList). */
-import { useQuery } from '@tanstack/react-query';
+/**
+ * Batch operation calls (spec 3 §7: /api/minerv2/<op>, sendCode, uploadIpList, batchProgress, /api/log/batchList) and
+ * the pool data the set-pool dialog fills from (/api/minerv2/poolQuery, /poolSubAccountQuery).
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@client/lib/api-client';
 import type {
   BatchListResult,
@@ -12,6 +15,7 @@ import type {
   SendCodeResult,
 } from '@shared/schemas/batch-operations';
 import type { Page } from '@shared/schemas/common';
+import type { PoolGroupChoice, SubAccountChoice } from '@shared/schemas/pool';
 import { type BatchTarget, progressFinished } from '../lib/batch-target';
 import type { ApprovalPendingResult } from '@shared/schemas/approvals';
 
@@ -21,6 +25,13 @@ export const batchKeys = {
   all: ['batch'] as const,
   progress: (agentKey: string, taskId: string) => [...batchKeys.all, 'progress', agentKey, taskId] as const,
   log: (agentKey: string, page: number) => [...batchKeys.all, 'log', agentKey, page] as const,
+};
+
+/** Kept apart from batchKeys: a batch that ran does not make the farm's pool groups stale. */
+export const poolDataKeys = {
+  all: ['minerPoolData'] as const,
+  groups: (agentKey: string) => [...poolDataKeys.all, 'groups', agentKey] as const,
+  subAccounts: (agentKey: string, keyword: string) => [...poolDataKeys.all, 'subAccounts', agentKey, keyword] as const,
 };
 
 /** Queued for the agent, answered per miner (record-only list ops), or sent to the farm's approver first. */
@@ -58,5 +69,29 @@ export function useBatchLog(agentKey: string, page: number, enabled: boolean) {
     queryFn: ({ signal }) => api.get<Page<BatchLogRow>>('/api/log/batchList', { agentKey, page, pageSize: 20 }, { signal }),
     enabled,
     refetchInterval: enabled ? 10_000 : false,
+  });
+}
+
+/** The farm's pool groups for "fill from pool group", asked again whenever the dialog opens (one may have been added meanwhile). */
+export function usePoolGroupChoices(agentKey: string) {
+  return useQuery({
+    queryKey: poolDataKeys.groups(agentKey),
+    queryFn: ({ signal }) => api.get<PoolGroupChoice[]>('/api/minerv2/poolQuery', { agentKey }, { signal }),
+    staleTime: 0,
+  });
+}
+
+/**
+ * The farm's sub-accounts matching `keyword` (server-side, at most 200), asked only while the picker is open; the
+ * previous answer stays while the next keyword loads. Per-keyword answers are not kept across reloads.
+ */
+export function useSubAccountChoices(agentKey: string, keyword: string, enabled: boolean) {
+  return useQuery({
+    queryKey: poolDataKeys.subAccounts(agentKey, keyword),
+    queryFn: ({ signal }) => api.get<SubAccountChoice[]>('/api/minerv2/poolSubAccountQuery', { agentKey, ...(keyword ? { keyword } : {}) }, { signal }),
+    enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+    meta: { persist: false },
   });
 }

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import type { MinerBatchOp } from '@shared/schemas/batch-operations';
+import { type BatchParams, EMPTY_POOL_FORM, type PoolForm } from '../lib/batch-target';
 import { minersI18n, resetPage, withProviders } from '../lib/test-setup';
 import { BatchOpFields } from './batch-op-fields';
 
@@ -62,5 +64,70 @@ describe('batch op fields', () => {
       ['clear', true],
       ['customer', ''],
     ]);
+  });
+});
+
+describe('set pools: filled from what the farm keeps', () => {
+  const GROUPS = [
+    {
+      id: 'g-new',
+      name: 'Group New',
+      customer: 'Acme Hosting',
+      pools: [
+        { url: 'stratum+tcp://btc.hashfield-pool.com:3333', user: 'acme.rig' },
+        { url: 'stratum+ssl://backup.hashfield-pool.com:443', user: 'hfarm02' },
+      ],
+    },
+    { id: 'g-one', name: 'Single', customer: null, pools: [{ url: 'stratum+tcp://one.example:1', user: 'solo' }] },
+  ];
+  const SUBS = [
+    { id: 's1', accountName: 'hfarm01', poolName: 'Private pool', coinType: 'BTC' },
+    { id: 's2', accountName: 'zeta_1', poolName: 'ViaBTC', coinType: 'LTC' },
+  ];
+
+  /** The set-pool fields with their state kept, as the dialog keeps it; `asked` lists the paths asked for. */
+  function renderSetPool(initial: Partial<PoolForm> = {}) {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      const u = new URL(url, 'http://localhost');
+      asked.push(`${u.pathname}?${u.searchParams.toString()}`);
+      const data = u.pathname === '/api/minerv2/poolQuery' ? GROUPS : u.pathname === '/api/minerv2/poolSubAccountQuery' ? SUBS : [];
+      return new Response(JSON.stringify({ code: 0, msg: 'success', data }));
+    });
+    function Stateful() {
+      const [values, setValues] = useState<BatchParams>({ ...EMPTY_POOL_FORM, ...initial });
+      return <BatchOpFields op="batchSetPool" agentKey="north-hall" values={values} onChange={(k, v) => setValues((s) => ({ ...s, [k]: v }))} errors={{}} example={{ ip: '10.0.0.1', sn: 'SN1' }} />;
+    }
+    render(withProviders(i18n, <Stateful />));
+    const value = (id: string) => (screen.getByTestId(id) as HTMLInputElement).value;
+    return { asked, value };
+  }
+
+  it("a pool group fills pools 1–3 with its URLs and workers, clears the pool it lacks, and the worker example follows", async () => {
+    const { asked, value } = renderSetPool({ pool3Url: 'stratum+tcp://stale.example:1', pool3User: 'stale', pool3Password: 'p3', workerSuffix: 'ip' });
+    fireEvent.click(screen.getByTestId('batch-field-poolGroup'));
+    fireEvent.click(await screen.findByRole('option', { name: /Group New/ }));
+    expect([value('batch-field-pool1Url'), value('batch-field-pool1User'), value('batch-field-pool2Url'), value('batch-field-pool2User')]).toEqual([
+      'stratum+tcp://btc.hashfield-pool.com:3333',
+      'acme.rig',
+      'stratum+ssl://backup.hashfield-pool.com:443',
+      'hfarm02',
+    ]);
+    expect([value('batch-field-pool3Url'), value('batch-field-pool3User')]).toEqual(['', '']);
+    expect(screen.getByTestId('batch-worker-preview').textContent).toBe('Example worker: acme.rig.10x0x0x1');
+    expect(value('batch-field-poolGroup')).toBe('Group New · Acme Hosting');
+    // Changing a filled pool makes the form the operator's own: the group is no longer shown as chosen.
+    fireEvent.change(screen.getByTestId('batch-field-pool2User'), { target: { value: 'someone' } });
+    expect(value('batch-field-poolGroup')).toBe('');
+    expect(asked).toEqual(['/api/minerv2/poolQuery?agentKey=north-hall']);
+  });
+
+  it("a sub-account picked next to a pool's worker fills that worker only; the list is asked for when opened", async () => {
+    const { asked, value } = renderSetPool({ pool1User: 'typed' });
+    expect(asked.some((a) => a.startsWith('/api/minerv2/poolSubAccountQuery'))).toBe(false);
+    fireEvent.click(screen.getByTestId('batch-pool-2-pick'));
+    fireEvent.click(await screen.findByRole('option', { name: /zeta_1/ }));
+    expect([value('batch-field-pool1User'), value('batch-field-pool2User'), value('batch-field-pool3User')]).toEqual(['typed', 'zeta_1', '']);
+    expect(asked).toContain('/api/minerv2/poolSubAccountQuery?agentKey=north-hall');
   });
 });

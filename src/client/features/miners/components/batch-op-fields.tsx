@@ -1,10 +1,10 @@
-/** The parameters of one batch op (pools with three pools and the worker suffix, work mode, percents, frequency, fans …). */
-import { Fragment } from 'react';
-import { Grid, NumberInput, PasswordInput, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+/** The parameters of one batch op (pools: set-pool-fields.tsx; work mode, percents, frequency, fans …). */
+import { NumberInput, SegmentedControl, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MIN, type MinerBatchOp } from '@shared/schemas/batch-operations';
 import { type DropdownName, useMinerOptions } from '../api/miners-api';
-import { type BatchParams, type PoolForm, workerPreview } from '../lib/batch-target';
+import type { BatchParams, PoolForm } from '../lib/batch-target';
+import { SetPoolFields } from './set-pool-fields';
 
 interface FieldsProps {
   op: MinerBatchOp;
@@ -160,43 +160,8 @@ export function BatchOpFields({ op, agentKey, values, onChange, errors, example 
           {values.mode === 'manual' && number('percent', t('batch.fields.fanPercent'), 0, 100, 100)}
         </Stack>
       );
-    case 'batchSetPool': {
-      const f = values as unknown as PoolForm;
-      return (
-        <Stack gap="xs">
-          {([1, 2, 3] as const).map((n) => (
-            <Fragment key={n}>
-              <Text size="sm" fw={500}>
-                {t('batch.fields.pool', { n })}
-              </Text>
-              {/* One row on a wide screen; on a phone the URL takes the whole width, worker and password share the next row. */}
-              <Grid gap="xs" align="flex-start" data-testid={`batch-pool-${n}`}>
-                <Grid.Col span={{ base: 12, sm: 4 }}>{text(`pool${n}Url`, t('batch.fields.poolUrl'), n === 1)}</Grid.Col>
-                <Grid.Col span={{ base: 6, sm: 4 }}>{text(`pool${n}User`, t('batch.fields.poolUser'), n === 1)}</Grid.Col>
-                <Grid.Col span={{ base: 6, sm: 4 }}>
-                  <PasswordInput label={t('batch.fields.poolPassword')} value={str(values[`pool${n}Password`])} onChange={(e) => onChange(`pool${n}Password`, e.currentTarget.value)} />
-                </Grid.Col>
-              </Grid>
-            </Fragment>
-          ))}
-          <Select
-            label={t('batch.fields.workerSuffix')}
-            value={f.workerSuffix}
-            onChange={(v) => v && onChange('workerSuffix', v)}
-            allowDeselect={false}
-            data={[
-              { value: 'none', label: t('batch.fields.suffixNone') },
-              { value: 'ip', label: t('batch.fields.suffixIp') },
-              { value: 'sn', label: t('batch.fields.suffixSn') },
-            ]}
-            data-testid="batch-field-workerSuffix"
-          />
-          <Text size="xs" c="dimmed">
-            {t('batch.fields.workerPreview', { name: workerPreview(f.pool1User, f.workerSuffix, example) })}
-          </Text>
-        </Stack>
-      );
-    }
+    case 'batchSetPool':
+      return <SetPoolFields agentKey={agentKey} form={values as unknown as PoolForm} onChange={onChange} errors={errors} example={example} />;
     default:
       return null;
   }
