@@ -163,6 +163,17 @@ describe('miner detail records at 1440 px', () => {
     const first = await findings.first().innerText();
     expect(first).toContain('Hashboard 2 finds 64 of 126 chips.');
     expect(first).toContain('repair shop');
+    // meanwhile the agent is asked for the miner's own log; when it arrives its error lines join the findings
+    expect(await page.getByTestId('miner-analysis-log').getAttribute('data-log')).toBe('waiting');
+    const ip = minerIp(9);
+    const tasks = (await (await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/tasks`, { headers: agentHeaders() })).json()) as { data: { id: string; op: string; targets: { ip: string }[] }[] };
+    const task = tasks.data.find((t) => t.op === 'history-log' && t.targets[0]?.ip === ip);
+    expect(task).toBeDefined();
+    const text = '2026-11-28 08:01:00 ERROR_FAN_LOST: fan 1 lost, please check fan\n';
+    await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/history-logs/${task!.id}`, { method: 'POST', headers: agentHeaders(), body: JSON.stringify({ ip, ok: true, content: text, source: '/cgi-bin/get_kernel_log.cgi' }) });
+    await fetch(`${server.url}${AGENT_UPLINK_PREFIX}/tasks/${task!.id}/results`, { method: 'POST', headers: agentHeaders(), body: JSON.stringify({ results: [{ ip, ok: true }], done: true }) });
+    await expect.poll(() => page.getByTestId('miner-analysis-log').getAttribute('data-log'), { timeout: 15_000 }).toBe('read');
+    expect(await page.getByTestId('miner-analysis-result').innerText()).toContain("The miner's log reports a lost fan (1×).");
   });
 });
 

@@ -42,7 +42,12 @@ export interface MinerAnalysesTable {
   reading_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_by: string | null;
   created_at: TimestampDefault;
+  /** The history-log request that reads the miner's log for this run (migration 202611230500). */
+  history_log_id: ColumnType<string | null, string | null | undefined, string | null>;
+  log_status: ColumnType<AnalysisLogStatus | null, AnalysisLogStatus | null | undefined, AnalysisLogStatus | null>;
 }
+
+type AnalysisLogStatus = 'waiting' | 'read' | 'unavailable';
 
 declare module './schema' {
   interface Database {

@@ -39,6 +39,18 @@ export const FINDING_CODES = [
   'restarted',
   'sleeping',
   'lowPower',
+  // from the miner's own log (domains/miners/fault-analysis-log.ts)
+  'logPowerLost',
+  'logFanLost',
+  'logOverheat',
+  'logTooCold',
+  'logChainEeprom',
+  'logChainChips',
+  'logWrongFirmware',
+  'logVoltage',
+  'logPicTemp',
+  'logTempSensor',
+  'logI2c',
   'healthy',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
@@ -55,6 +67,13 @@ export interface FaultFinding {
 
 export type AnalysisStatus = 'pending' | 'running' | 'done' | 'failed';
 
+/**
+ * The miner's log in a run: none (not asked: not a stock Antminer, or the miner or the farm's agent is offline),
+ * waiting (the agent reads it; the run is running meanwhile, with the findings from the reading), read (its findings
+ * are in), unavailable (not read in time, or the agent could not read it).
+ */
+export type AnalysisLogStatus = 'none' | 'waiting' | 'read' | 'unavailable';
+
 export interface AnalysisStarted {
   id: string;
   status: AnalysisStatus;
@@ -69,8 +88,9 @@ export interface AnalysisResult {
   /** The most serious finding's reason and suggestion (the spec's result fields). */
   reason: string;
   suggestion: string;
-  /** Every finding, most serious first. */
+  /** Every finding, most serious first (while the log is read: those from the reading). */
   findings: FaultFinding[];
+  logStatus: AnalysisLogStatus;
   /** When the analysed reading was taken, and when the analysis ran. */
   readingAt: string | null;
   analysedAt: string;

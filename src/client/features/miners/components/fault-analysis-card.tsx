@@ -1,7 +1,8 @@
 /**
  * Fault analysis of one miner (spec 3 §1, §7 AI analysis): "Analyse" runs the server's rules on the miner's latest
  * reading and its last 24 hours (POST /api/ai/analysis, then GET /api/ai/result until done) and lists what was found,
- * most serious first, each with what to do — the texts in the interface language.
+ * most serious first, each with what to do — the texts in the interface language. While the agent reads the miner's
+ * log (a stock Antminer; up to a minute or so) the reading's findings show with a note; the log's join them.
  */
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
@@ -44,7 +45,7 @@ export function FaultAnalysisCard({ agentKey, ip }: { agentKey: string; ip: stri
         </Text>
       ) : result.isError && !r ? (
         <Alert color="red">{t('analysis.failed')}</Alert>
-      ) : !r || r.status === 'pending' || r.status === 'running' ? (
+      ) : !r || r.status === 'pending' || (r.status === 'running' && r.findings.length === 0) ? (
         <Loader size="sm" />
       ) : r.status === 'failed' ? (
         <Alert color="red">{t('analysis.failed')}</Alert>
@@ -68,6 +69,14 @@ export function FaultAnalysisCard({ agentKey, ip }: { agentKey: string; ip: stri
               </Text>
             </Stack>
           ))}
+          {r.logStatus !== 'none' && (
+            <Group gap="xs" wrap="nowrap" data-testid="miner-analysis-log" data-log={r.logStatus}>
+              {r.logStatus === 'waiting' && <Loader size={14} />}
+              <Text size="xs" c="dimmed">
+                {t(`analysis.log.${r.logStatus}`)}
+              </Text>
+            </Group>
+          )}
           <Text size="xs" c="dimmed">
             {t('analysis.how')}
           </Text>
