@@ -139,6 +139,14 @@ describe('accounts and sessions', () => {
     await a.post('/api/userv2/bindEmail', { email: 'ops@farm.example' });
     const m = await a.post('/api/userv2/bindMobile', { mobile: '13800138000' });
     expect(body(m).data).toMatchObject({ email: 'ops@farm.example', mobile: '13800138000', areaCode: '86' });
+    // another member of a farm sees the contacts masked, never the full address or number
+    await createFarm(a, 'contacts-farm');
+    const member = await createMember(a, 'contactmember', [PERMISSION.miners], ['contacts-farm']);
+    const res = await member.client.get('/api/userv2/search', { agentKey: 'contacts-farm' });
+    expect(res.statusCode, res.body).toBe(200);
+    const admin = body<{ user: string; email: string | null; mobile: string | null }[]>(res).data.find((u) => u.user === ADMIN.user);
+    expect(admin).toMatchObject({ email: 'o***@farm.example', mobile: '+86 ***8000' });
+    expect(res.body).not.toContain('13800138000');
   });
 
   it('refuses writes without X-Requested-With (CSRF)', async () => {

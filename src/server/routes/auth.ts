@@ -12,6 +12,7 @@ import { SESSION_COOKIE, createSession, endOtherSessions, endSession } from '../
 import { countUsers, findUserByName, toCurrentUser } from '../domains/users/users.repository';
 import { AppError, fieldError } from '../errors';
 import { ok } from '../plugins/envelope';
+import { maskEmail, maskMobile } from '../domains/batch/message-senders';
 import { assertFarmMember } from '../plugins/permissions';
 import { clearRateLimit, releaseAttempt, takeAttempt } from '../plugins/rate-limit';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../security';
@@ -110,7 +111,17 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       .where((eb) => eb.or([eb('is_admin', '=', true), eb('id', 'in', eb.selectFrom('user_farms').select('user_id').where('agent_key', '=', req.query.agentKey))]))
       .orderBy('user_name')
       .execute();
-    return ok(rows.map((r) => ({ id: r.id, user: r.user_name, mobile: r.mobile, email: r.email, areaCode: r.area_code })));
+    // Any member of the farm may ask: the contacts are masked (whether a user has a phone or an e-mail is what the
+    // alarm settings need, spec 2 §6), never another user's full address or number.
+    return ok(
+      rows.map((r) => ({
+        id: r.id,
+        user: r.user_name,
+        mobile: r.mobile ? maskMobile(r.area_code, r.mobile) : null,
+        email: r.email ? maskEmail(r.email) : null,
+        areaCode: r.area_code,
+      })),
+    );
   });
 
   app.post('/api/userv2/changePassword', { config: { permission: 'authenticated' }, schema: { tags: ['user center'], body: ChangePasswordBody } }, async (req) => {

@@ -33,7 +33,7 @@ export interface CurrentUser {
   roleName: string | null;
 }
 
-/** GET /api/userv2/search: contact users of a farm. */
+/** GET /api/userv2/search: contact users of a farm (their phone and e-mail masked: "+86 ***8000", "o***@farm.example"; null when none). */
 export interface ContactUser {
   id: string;
   user: string;
