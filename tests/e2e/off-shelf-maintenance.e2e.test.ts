@@ -5,10 +5,10 @@
  * "back on shelf" on it and a repaired one puts only the repaired one back (the scrapped one stays, said so). At
  * 360 px the page does not scroll sideways.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minerIp } from '../support/miner-snapshots';
-import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, tableRowKeys, tableRows, trackPageErrors } from '../support/e2e-browser';
+import { createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, suitePage, tableRowKeys, tableRows, type ApiSession, VIEWPORTS } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'maint-farm';
@@ -57,19 +57,10 @@ async function setStatus(page: Page, ips: string[], status: string, note?: strin
 }
 
 describe('off-shelf maintenance at 1440 px', () => {
-  let context: BrowserContext;
-  let page: Page;
-  let errors: Error[];
-
-  beforeAll(async () => {
-    context = await newContext(browser, server.url, { viewport: 'desktop' });
-    page = await context.newPage();
-    errors = trackPageErrors(page);
-    await openPage(page);
-  }, 120_000);
-  afterAll(async () => context?.close());
+  const s = suitePage(() => browser, () => server.url, openPage);
 
   it('tracks the repair of the miners taken off shelf and puts the repaired ones back', async () => {
+    const { page, errors } = s;
     await expect.poll(async () => (await rowIps(page)).sort(), { timeout: 15_000 }).toEqual([...OFF].sort());
     expect(await page.getByTestId('maintain-filter-awaiting').innerText()).toBe('Awaiting repair 4');
 

@@ -5,9 +5,9 @@
  * workers, pool 3 is cleared, the worker example follows the suffix — then a sub-account searched and picked for
  * pool 2's worker. At 360 px the dialog does not scroll sideways and filling from the group works the same.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, tableRows, trackPageErrors } from '../support/e2e-browser';
+import { createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, suitePage, tableRows, trackPageErrors, type ApiSession, VIEWPORTS } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'pool-fill-farm';
@@ -96,19 +96,10 @@ async function fillFromGroup(page: Page): Promise<void> {
 }
 
 describe('set pools from a pool group at 1440 px', () => {
-  let context: BrowserContext;
-  let page: Page;
-  let errors: Error[];
-
-  beforeAll(async () => {
-    context = await newContext(browser, server.url, { viewport: 'desktop' });
-    page = await context.newPage();
-    errors = trackPageErrors(page);
-    await openSetPools(page);
-  }, 120_000);
-  afterAll(async () => context?.close());
+  const s = suitePage(() => browser, () => server.url, openSetPools);
 
   it("fills pools 1–3 from the group, clears the pool it lacks, and the worker example follows", async () => {
+    const { page } = s;
     expect(await page.getByTestId('batch-target').innerText()).toContain('2');
     await fillFromGroup(page);
     expect(await value(page, 'batch-field-poolGroup')).toBe('Group A · Acme Hosting');
@@ -118,6 +109,7 @@ describe('set pools from a pool group at 1440 px', () => {
   });
 
   it("picks a sub-account for pool 2's worker, searched by name", async () => {
+    const { page, errors } = s;
     await page.getByTestId('batch-pool-2-pick').click();
     const dropdown = page.getByTestId('batch-pool-2-subaccounts');
     await dropdown.getByRole('option', { name: /hfarm01/ }).waitFor();

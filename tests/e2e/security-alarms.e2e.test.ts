@@ -7,11 +7,11 @@
  * reboot by range reboots its neighbourhood with live progress and the simulated miner goes dark. At 360 px the page
  * does not scroll sideways.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityScanSupported } from '@shared/security-scan';
 import { type E2EFarm, startE2EFarm } from '../support/e2e-farm';
-import { VIEWPORTS, launchBrowser, loginUi, newContext, selectFarm, tableRowKeys, trackPageErrors } from '../support/e2e-browser';
+import { launchBrowser, loginUi, newContext, selectFarm, suitePage, tableRowKeys, VIEWPORTS } from '../support/e2e-browser';
 
 const FARM = 'security-farm';
 
@@ -42,19 +42,10 @@ async function openPage(page: Page): Promise<void> {
 }
 
 describe('abnormal alarms at 1440 px', () => {
-  let context: BrowserContext;
-  let page: Page;
-  let errors: Error[];
-
-  beforeAll(async () => {
-    context = await newContext(browser, farm.server.url, { viewport: 'desktop' });
-    page = await context.newPage();
-    errors = trackPageErrors(page);
-    await openPage(page);
-  }, 120_000);
-  afterAll(async () => context?.close());
+  const s = suitePage(() => browser, () => farm.server.url, openPage);
 
   it('scans the farm through the agent, lists the hijacked miner, shows its evidence and marks it processed', async () => {
+    const { page, errors } = s;
     await page.getByText('No suspicious SSH behaviour found').waitFor();
     // automatic scans: daily by default, the next one a day after the farm was created; weekly from now on
     expect(await page.getByTestId('security-auto-select').inputValue()).toBe('Daily');
@@ -95,6 +86,7 @@ describe('abnormal alarms at 1440 px', () => {
   }, 120_000);
 
   it('reboots a range with live progress; the hijacked miner goes dark', async () => {
+    const { page, errors } = s;
     await page.getByTestId('security-reboot').click();
     await page.getByTestId('security-reboot-begin').fill(hijacked);
     await page.getByTestId('security-reboot-end').fill('300.1.1.1');

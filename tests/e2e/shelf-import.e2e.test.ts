@@ -7,13 +7,13 @@
  * checked and applied without the page scrolling sideways.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import type { OffShelfRow } from '@shared/schemas/miner-records';
 import { minerIp } from '../support/miner-snapshots';
-import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, tableRowKeys, trackPageErrors } from '../support/e2e-browser';
+import { createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, suitePage, tableRowKeys, type ApiSession, VIEWPORTS } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'shelf-farm';
@@ -55,19 +55,10 @@ async function applyAndConfirm(page: Page, label: string): Promise<void> {
 }
 
 describe('batch on/off shelf at 1440 px', () => {
-  let context: BrowserContext;
-  let page: Page;
-  let errors: Error[];
-
-  beforeAll(async () => {
-    context = await newContext(browser, server.url, { viewport: 'desktop' });
-    page = await context.newPage();
-    errors = trackPageErrors(page);
-    await openPage(page);
-  }, 120_000);
-  afterAll(async () => context?.close());
+  const s = suitePage(() => browser, () => server.url, openPage);
 
   it('checks an Excel sheet row by row, skips the wrong SN until ticked, takes the miners off shelf and puts them back', async () => {
+    const { page, errors } = s;
     const [a, b, c] = [minerIp(1), minerIp(2), minerIp(3)];
     const xlsx = await writeXlsxFile([
       ['IP', 'SN', 'Customer'],
@@ -116,6 +107,7 @@ describe('batch on/off shelf at 1440 px', () => {
   });
 
   it('downloads the Excel template with its three columns', async () => {
+    const { page } = s;
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('shelf-template').click()]);
     expect(file.suggestedFilename()).toBe('shelf-list-template.xlsx');
     const sheet = await readSheet(readFileSync((await file.path())!));

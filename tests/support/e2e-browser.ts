@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { snapshotBatch, uploadBatch } from './miner-snapshots';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -93,6 +94,30 @@ export function trackPageErrors(page: Page): Error[] {
   const errors: Error[] = [];
   page.on('pageerror', (e) => errors.push(e));
   return errors;
+}
+
+export interface SuitePage {
+  context: BrowserContext;
+  page: Page;
+  /** The page's uncaught errors (a test ends with `expect(errors).toEqual([])`). */
+  errors: Error[];
+}
+
+/**
+ * The page the tests of a describe block share: before them, a new context (`opts`: viewport, locale) and its page,
+ * errors tracked, opened by `open` (log in, choose the farm, go to the page); after them the context is closed.
+ * Call it in the describe block; read `page` and `errors` inside the tests (they are set before the first one).
+ */
+export function suitePage(browser: () => Browser, baseURL: () => string, open: (page: Page) => Promise<void>, opts: ContextOptions = {}): SuitePage {
+  const s = {} as SuitePage;
+  beforeAll(async () => {
+    s.context = await newContext(browser(), baseURL(), opts);
+    s.page = await s.context.newPage();
+    s.errors = trackPageErrors(s.page);
+    await open(s.page);
+  }, 120_000);
+  afterAll(async () => s.context?.close());
+  return s;
 }
 
 /**
