@@ -16,8 +16,9 @@ import { findMenuByKey } from '@shared/menu-catalogue';
 import type { MaintenanceChangeResult, MaintenanceRow } from '@shared/schemas/off-shelf-maintenance';
 import { CountFilter } from '@client/components/count-filter';
 import { DataTable } from '@client/components/data-table/data-table';
-import type { Column, RowKey } from '@client/components/data-table/data-table-types';
+import type { Column } from '@client/components/data-table/data-table-types';
 import { queryTableState } from '@client/components/data-table/query-state';
+import { usePagedList } from '@client/components/data-table/use-paged-list';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { PageHeader } from '@client/components/page-header';
 import { SearchForm } from '@client/components/search-form';
@@ -37,13 +38,10 @@ export function OffShelfMaintenancePage() {
   const { label } = useMinerLabels();
   const agentKey = useAgentKey();
   const perms = usePermissions();
-  const [status, setStatus] = useState<RepairStatus | null>(null);
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(50);
-  const [selected, setSelected] = useState<RowKey[]>([]);
+  const list = usePagedList<RepairStatus>();
+  const { filter: status, search, selected, setSelected } = list;
   const [editing, setEditing] = useState(false);
-  const query = useMaintenance(agentKey ?? '', status, search, page, pageSize);
+  const query = useMaintenance(agentKey ?? '', status, search, list.page, list.pageSize);
   const onShelf = useMaintainOnShelf(agentKey ?? '');
   const rows = useMemo(() => query.data?.list ?? [], [query.data]);
   const counts = query.data?.counts;
@@ -117,25 +115,14 @@ export function OffShelfMaintenancePage() {
       <CountFilter<RepairStatus>
         testId="maintain-filter"
         value={status}
-        onChange={(v) => {
-          setStatus(v);
-          setPage(1);
-          setSelected([]);
-        }}
+        onChange={list.setFilter}
         options={[
           { value: null, label: t('maintain.all'), count: all },
           ...REPAIR_STATUSES.map((s) => ({ value: s, label: label('repairStatus', s), count: counts?.[s], color: REPAIR_COLOR[s] })),
         ]}
       />
       <Group gap="xs" wrap="wrap">
-        <SearchForm
-          placeholder={t('maintain.search')}
-          testId="maintain-search"
-          onSearch={(text) => {
-            setSearch(text);
-            setPage(1);
-          }}
-        />
+        <SearchForm placeholder={t('maintain.search')} testId="maintain-search" onSearch={list.setSearch} />
         {canOperate && (
           <>
             <Button size="xs" leftSection={<IconTool size={14} />} disabled={selected.length === 0} onClick={() => setEditing(true)} data-testid="maintain-set-status">
@@ -172,15 +159,7 @@ export function OffShelfMaintenancePage() {
         emptyText={search || status ? t('maintain.noMatch') : t('maintain.empty')}
         rowNumbers
         selection={canOperate ? { selectedKeys: selected, onChange: setSelected } : undefined}
-        pagination={{
-          total: query.data?.total ?? 0,
-          page,
-          pageSize,
-          onChange: (p, s) => {
-            setPage(p);
-            setPageSize(s);
-          },
-        }}
+        pagination={list.pagination(query.data?.total ?? 0)}
         toolbar={toolbar}
         ariaLabel={t('maintain.title')}
       />

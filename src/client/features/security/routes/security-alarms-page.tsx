@@ -18,8 +18,9 @@ import { findMenuByKey } from '@shared/menu-catalogue';
 import { SECURITY_AUTO_SCAN_HOURS, SECURITY_RECORD_STATUSES, type SecurityRecordRow, type SecurityRecordStatus, type SecurityScanRow } from '@shared/schemas/security';
 import { CountFilter } from '@client/components/count-filter';
 import { DataTable } from '@client/components/data-table/data-table';
-import type { Column, RowKey } from '@client/components/data-table/data-table-types';
+import type { Column } from '@client/components/data-table/data-table-types';
 import { queryTableState } from '@client/components/data-table/query-state';
+import { usePagedList } from '@client/components/data-table/use-paged-list';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { PageHeader } from '@client/components/page-header';
 import { SearchForm } from '@client/components/search-form';
@@ -128,15 +129,12 @@ function Records({ agentKey }: { agentKey: string }) {
   const { t } = useTranslation('security');
   const perms = usePermissions();
   const canOperate = perms.has(OPERATE);
-  const [status, setStatus] = useState<SecurityRecordStatus | null>(null);
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(50);
-  const [selected, setSelected] = useState<RowKey[]>([]);
+  const list = usePagedList<SecurityRecordStatus>();
+  const { filter: status, search, selected, setSelected } = list;
   const [dialog, setDialog] = useState<'scan' | 'reboot' | 'process' | null>(null);
   const [processIds, setProcessIds] = useState<string[]>([]);
   const [open, setOpen] = useState<SecurityRecordRow | null>(null);
-  const query = useSecurityRecords(agentKey, status, search, page, pageSize);
+  const query = useSecurityRecords(agentKey, status, search, list.page, list.pageSize);
   const rows = useMemo(() => query.data?.list ?? [], [query.data]);
   const counts = query.data?.counts;
 
@@ -214,25 +212,14 @@ function Records({ agentKey }: { agentKey: string }) {
       <CountFilter<SecurityRecordStatus>
         testId="security-filter"
         value={status}
-        onChange={(v) => {
-          setStatus(v);
-          setPage(1);
-          setSelected([]);
-        }}
+        onChange={list.setFilter}
         options={[
           { value: null, label: t('all'), count: all },
           ...SECURITY_RECORD_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`), count: counts?.[s], color: STATUS_COLOR[s] })),
         ]}
       />
       <Group gap="xs" wrap="wrap">
-        <SearchForm
-          placeholder={t('search')}
-          testId="security-search"
-          onSearch={(text) => {
-            setSearch(text);
-            setPage(1);
-          }}
-        />
+        <SearchForm placeholder={t('search')} testId="security-search" onSearch={list.setSearch} />
         {canOperate && (
           <>
             <Button size="xs" leftSection={<IconRadar size={14} />} onClick={() => setDialog('scan')} data-testid="security-scan">
@@ -270,15 +257,7 @@ function Records({ agentKey }: { agentKey: string }) {
         rowNumbers
         selection={canOperate ? { selectedKeys: selected, onChange: setSelected, isRowSelectable: (r) => r.status === 'suspicious' } : undefined}
         onRowClick={(r) => setOpen(r)}
-        pagination={{
-          total: query.data?.total ?? 0,
-          page,
-          pageSize,
-          onChange: (p, s) => {
-            setPage(p);
-            setPageSize(s);
-          },
-        }}
+        pagination={list.pagination(query.data?.total ?? 0)}
         toolbar={toolbar}
         ariaLabel={t('title')}
       />
