@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@shared/schemas/common';
 import type { SecurityPage, SecurityRebootResult, SecurityScanRow, SecurityScanStarted, SecuritySettings } from '@shared/schemas/security';
-import { queueDueSecurityScans } from '@server/domains/security/security-records';
+import { pruneSecurity, queueDueSecurityScans } from '@server/domains/security/security-records';
 import type { SecurityScanReport } from '@shared/security-scan';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { Client, type TestApp, agentCall, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
@@ -254,5 +254,18 @@ describe('security alarms (suspicious SSH)', () => {
     // and the farm settings form keeps this one
     expect((await admin.post('/api/agent/updateAgentSettings', { agentKey: farm.agentKey, pollIntervalSec: 60 })).statusCode).toBe(200);
     expect((await settings()).autoScanHours).toBe(0);
+  });
+
+  it('keeps 90 days of scans and processed records for a year; suspicious ones until processed', async () => {
+    const scansBefore = (await scans()).total;
+    const counts = (await list()).counts;
+    // a year and a day from now: every scan is past its 90 days, the processed record past its year
+    await pruneSecurity(t.db, new Date(Date.now() + 366 * 86_400_000));
+    expect((await scans()).total).toBe(0);
+    expect(scansBefore).toBeGreaterThan(0);
+    const after = (await list()).counts;
+    expect(after).toEqual({ suspicious: counts.suspicious, processed: 0 });
+    const results = await t.db.selectFrom('agent_task_results').innerJoin('agent_tasks', 'agent_tasks.id', 'agent_task_results.task_id').select('agent_tasks.op').where('agent_tasks.op', '=', 'security-scan').execute();
+    expect(results).toEqual([]);
   });
 });

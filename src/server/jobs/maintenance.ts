@@ -3,8 +3,8 @@
  * older than 7 days, expired IP lists and verification codes, sync tombstones older than 30 days, history past its
  * retention (prune-history.ts; at most every 6 hours), and planner statistics (`analyze`): PGlite has no autovacuum,
  * so without it every query is planned on guessed row counts (measured: a full 20,000-miner sync paging 5.2 s → 3.4 s
- * of database time once analysed). Cheap on PostgreSQL too. It also queues the farms' automatic security scans when due
- * (domains/security/security-records.ts).
+ * of database time once analysed). Cheap on PostgreSQL too. It also prunes old security scans and processed records and
+ * queues the farms' automatic security scans when due (domains/security/security-records.ts).
  * For the same reason the tables every agent upload rewrites are vacuumed here: without it each 20,000-miner batch
  * left ~40 MB of dead rows that PGlite never reused (229 MiB after 6 batches vs 87 MiB vacuumed; ingest CPU
  * 6.1 s → 5.0 s). On PostgreSQL autovacuum does this too; an extra plain vacuum is cheap and takes no heavy lock.
@@ -23,7 +23,7 @@ import { type DB, inBackground } from '../db/kysely';
 import { pruneExpiredSessions } from '../domains/auth/sessions';
 import { pruneBatchLeftovers } from '../domains/batch/prune';
 import { pruneAnalyses } from '../domains/miners/fault-analysis';
-import { queueDueSecurityScans } from '../domains/security/security-records';
+import { pruneSecurity, queueDueSecurityScans } from '../domains/security/security-records';
 import { pruneSyncTombstones } from '../domains/sync/prune-tombstones';
 import { IDEMPOTENCY_RETENTION_DAYS } from '../plugins/idempotency';
 import { pruneRateLimits } from '../plugins/rate-limit';
@@ -39,6 +39,7 @@ export async function runMaintenance(main: DB, retention: HistoryRetention = DEF
   await pruneAnalyses(db);
   await pruneSyncTombstones(db);
   await pruneHistory(db, retention);
+  await pruneSecurity(db);
   await queueDueSecurityScans(db);
   await sql`vacuum miners, miner_stats_hour, farm_stats_minute`.execute(db);
   await analyzeTables(db);

@@ -337,3 +337,26 @@ export async function queueDueSecurityScans(db: DB, now = new Date()): Promise<s
   }
   return queued;
 }
+
+/** Scans kept in the history (with their per-miner results), and processed records kept after their processing. */
+export const SECURITY_SCAN_RETENTION_DAYS = 90;
+export const SECURITY_RECORD_RETENTION_DAYS = 365;
+
+/**
+ * The 10-minute maintenance: a daily scan of a 20,000-miner farm leaves 20,000 result rows a day, so scans older than
+ * SECURITY_SCAN_RETENTION_DAYS go (their results with them); processed records go a year after their processing.
+ * Suspicious records stay until processed, however old.
+ */
+export async function pruneSecurity(db: DB, now = new Date()): Promise<void> {
+  await db
+    .deleteFrom('agent_tasks')
+    .where('op', '=', SECURITY_SCAN_OP)
+    .where('status', '=', 'done')
+    .where('created_at', '<', new Date(now.getTime() - SECURITY_SCAN_RETENTION_DAYS * 86_400_000))
+    .execute();
+  await db
+    .deleteFrom('miner_security_records')
+    .where('status', '=', 'processed')
+    .where('processed_at', '<', new Date(now.getTime() - SECURITY_RECORD_RETENTION_DAYS * 86_400_000))
+    .execute();
+}
