@@ -51,6 +51,12 @@ export const ERROR = {
   securityScanRunning: { code: 1070, status: 409, key: 'securityScanRunning' },
   securityNothingToScan: { code: 1071, status: 400, key: 'securityNothingToScan' },
   noMinersInRange: { code: 1072, status: 400, key: 'noMinersInRange' },
+  // Pool configuration file (uploadPoolConfig / applyPoolConfig).
+  poolConfigExpired: { code: 1080, status: 400, key: 'poolConfigExpired' },
+  poolConfigApplied: { code: 1081, status: 409, key: 'poolConfigApplied' },
+  poolConfigNotYours: { code: 1082, status: 403, key: 'poolConfigNotYours' },
+  poolConfigNothingToApply: { code: 1083, status: 400, key: 'poolConfigNothingToApply' },
+  poolConfigNeedsApproval: { code: 1084, status: 403, key: 'poolConfigNeedsApproval' },
 } as const;
 
 export type ErrorName = keyof typeof ERROR;

@@ -11,6 +11,7 @@ import { minerNoteRoutes } from './miner-notes';
 import { minerRecordRoutes } from './miner-records';
 import { minerRoutes } from './miners';
 import { notificationRoutes } from './notifications';
+import { poolConfigFileRoutes } from './pool-config-file';
 import { poolRoutes } from './pools';
 import { scanIpRoutes } from './scan-ip';
 import { securityRoutes } from './security';
@@ -18,4 +19,4 @@ import { subAreaRoutes } from './sub-areas';
 import { syncRoutes } from './sync';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes, agentPackageRoutes, securityRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, poolConfigFileRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes, agentPackageRoutes, securityRoutes];

@@ -92,6 +92,14 @@ export interface ApprovalDeps {
   origin: string;
 }
 
+/** The approver this user's pool settings / upgrades on the farm must go through, or null when none is needed (no side effect). */
+export async function approverFor(db: DB, agentKey: string, user: UserRecord): Promise<string | null> {
+  if (user.is_admin || !user.role_id) return null;
+  const setting = await db.selectFrom('approval_settings').select(['approver_id', 'role_ids']).where('agent_key', '=', agentKey).executeTakeFirst();
+  if (!setting?.approver_id || setting.approver_id === user.id || !setting.role_ids.includes(user.role_id)) return null;
+  return setting.approver_id;
+}
+
 /**
  * Called by batchSetPool / batchUpgrade before anything is queued. Answers null when the user needs no
  * approval on this farm (no approver set, an administrator, the approver, or a role not listed); else
@@ -104,11 +112,10 @@ export async function requestApprovalIfRequired(
 ): Promise<ApprovalPendingResult | null> {
   const { db } = deps;
   const { op, agentKey, user, body } = input;
-  if (user.is_admin || !user.role_id) return null;
-  const setting = await db.selectFrom('approval_settings').select(['approver_id', 'role_ids']).where('agent_key', '=', agentKey).executeTakeFirst();
-  if (!setting?.approver_id || setting.approver_id === user.id || !setting.role_ids.includes(user.role_id)) return null;
+  const approverId = await approverFor(db, agentKey, user);
+  if (!approverId) return null;
 
-  const approver = await db.selectFrom('users').select(['id', 'email', 'user_name', 'disabled']).where('id', '=', setting.approver_id).executeTakeFirst();
+  const approver = await db.selectFrom('users').select(['id', 'email', 'user_name', 'disabled']).where('id', '=', approverId).executeTakeFirst();
   if (!approver || approver.disabled || !approver.email) throw new AppError('approverNoEmail');
   if (!deps.mail) throw new AppError('mailUnavailable');
 

@@ -1,10 +1,12 @@
-/** Maintenance of the batch tables: expired IP lists, expired or used verification codes (the outbox log stays 90 days). */
+/** Maintenance of the batch tables: expired IP lists and pool-config plans, expired or used verification codes (the outbox log stays 90 days). */
 import type { DB } from '../../db/kysely';
+import type {} from '../../db/pool-config-schema';
 
 const OUTBOX_RETENTION_DAYS = 90;
 
 export async function pruneBatchLeftovers(db: DB, now = new Date()): Promise<void> {
   await db.deleteFrom('ip_lists').where('expires_at', '<', now).execute();
+  await db.deleteFrom('pool_config_plans').where('expires_at', '<', now).execute();
   await db
     .deleteFrom('verification_codes')
     .where((eb) => eb.or([eb('expires_at', '<', now), eb('used_at', 'is not', null)]))

@@ -1,9 +1,10 @@
 /**
  * Batch operation calls (spec 3 §7: /api/minerv2/<op>, sendCode, uploadIpList, batchProgress, /api/log/batchList) and
- * the pool data the set-pool dialog fills from (/api/minerv2/poolQuery, /poolSubAccountQuery).
+ * the pool data the set-pool dialog fills from (/api/minerv2/poolQuery, /poolSubAccountQuery), and the pool configuration
+ * file (getuploadPoolConfigFile, uploadPoolConfig, applyPoolConfig).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '@client/lib/api-client';
+import { ApiError, api } from '@client/lib/api-client';
 import type {
   BatchListResult,
   BatchLogRow,
@@ -16,6 +17,7 @@ import type {
 } from '@shared/schemas/batch-operations';
 import type { Page } from '@shared/schemas/common';
 import type { PoolGroupChoice, SubAccountChoice } from '@shared/schemas/pool';
+import type { PoolConfigApplyResult, PoolConfigUploadResult } from '@shared/schemas/pool-config-file';
 import { type BatchTarget, progressFinished } from '../lib/batch-target';
 import type { ApprovalPendingResult } from '@shared/schemas/approvals';
 
@@ -94,4 +96,38 @@ export function useSubAccountChoices(agentKey: string, keyword: string, enabled:
     staleTime: 30_000,
     meta: { persist: false },
   });
+}
+
+/** A selection longer than this downloads the whole farm's file (the addresses would not fit a request line). */
+export const POOL_CONFIG_IPS_IN_URL_MAX = 800;
+
+/**
+ * GET /api/minerv2/getuploadPoolConfigFile as a file (of `ips`, else the whole farm); a refusal (an envelope)
+ * rejects with its message.
+ */
+export async function fetchPoolConfigFile(agentKey: string, ips: readonly string[], locale: string): Promise<{ fileName: string; blob: Blob }> {
+  const query = new URLSearchParams({ agentKey, ...(ips.length ? { ips: ips.join(',') } : {}) });
+  const res = await fetch(`/api/minerv2/getuploadPoolConfigFile?${query.toString()}`, {
+    credentials: 'include',
+    headers: { I18N: locale, agentKey },
+    signal: AbortSignal.timeout(120_000),
+  });
+  if (!res.ok || !/spreadsheetml/.test(res.headers.get('content-type') ?? '')) {
+    const env = (await res.json().catch(() => null)) as { code: number | string; msg: string; data: unknown } | null;
+    throw new ApiError(env?.msg ?? res.statusText, env?.code ?? res.status, res.status, env?.data ?? null);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'pool-config.xlsx';
+  return { fileName: name, blob: await res.blob() };
+}
+
+export function uploadPoolConfig(agentKey: string, file: File): Promise<PoolConfigUploadResult> {
+  const fd = new FormData();
+  fd.set('agentKey', agentKey);
+  fd.set('fileName', file.name);
+  fd.set('file', file, file.name);
+  return api.post<PoolConfigUploadResult>('/api/minerv2/uploadPoolConfig', fd);
+}
+
+export function applyPoolConfig(agentKey: string, fileId: string, code: string, idempotencyKey: string): Promise<PoolConfigApplyResult> {
+  return api.post<PoolConfigApplyResult>('/api/minerv2/applyPoolConfig', { agentKey, fileId, code }, { idempotencyKey });
 }

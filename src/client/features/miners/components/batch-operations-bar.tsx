@@ -1,11 +1,11 @@
 /**
  * Batch operations on the miner list: the grouped op menu (disabled with a tooltip while nothing is
- * selected), the IP-list upload that becomes the target, the batch log; hidden without the
+ * selected), the IP-list upload that becomes the target, the pool configuration file, the batch log; hidden without the
  * miner-operations key (10500).
  */
 import { useState } from 'react';
 import { Badge, Button, CloseButton, FileButton, Group, Menu, Text, Tooltip } from '@mantine/core';
-import { IconChevronDown, IconHistory, IconListCheck, IconUpload } from '@tabler/icons-react';
+import { IconChevronDown, IconFileSpreadsheet, IconHistory, IconListCheck, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { boundedDropdownMiddlewares, boundedDropdownStyle } from '@client/lib/bounded-dropdown';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
@@ -13,12 +13,13 @@ import { usePermissions } from '@client/lib/session-api';
 import { formatNumber } from '@shared/format/number';
 import { PERMISSION } from '@shared/menu-catalogue';
 import type { MinerBatchOp } from '@shared/schemas/batch-operations';
-import { uploadIpList } from '../api/batch-api';
+import { POOL_CONFIG_IPS_IN_URL_MAX, uploadIpList } from '../api/batch-api';
 import { getAllMatchingMiners } from '../api/miners-api';
 import { BATCH_OP_GROUPS, type UploadedIpList, selectionTarget } from '../lib/batch-target';
 import { type MinerSelection, selectedRows } from '../lib/miner-selection';
 import { BatchLogDrawer } from './batch-log-drawer';
 import { BatchOpDialog } from './batch-op-dialog';
+import { PoolConfigFileDialog } from './pool-config-file-dialog';
 
 export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: string; selection: MinerSelection; count: number }) {
   const { t } = useTranslation('miners');
@@ -27,6 +28,7 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
   const [uploading, setUploading] = useState(false);
   const [op, setOp] = useState<MinerBatchOp | null>(null);
   const [logOpen, setLogOpen] = useState(false);
+  const [poolConfigOpen, setPoolConfigOpen] = useState(false);
   if (!perms.has(PERMISSION.minerOperations)) return null;
 
   const targetCount = uploaded ? uploaded.matched : count;
@@ -76,6 +78,10 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
             ))}
           </div>
         ))}
+        <Menu.Divider />
+        <Menu.Item leftSection={<IconFileSpreadsheet size={14} />} onClick={() => setPoolConfigOpen(true)} data-testid="batch-op-pool-config">
+          {t('poolConfig.title')}
+        </Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );
@@ -109,6 +115,10 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
           {t('batch.uploadOverridesSelection', { count: formatNumber(count) })}
         </Text>
       )}
+      {/* Also without a selection (the menu is disabled then): the file covers the whole farm. */}
+      <Button size="compact-sm" variant="default" leftSection={<IconFileSpreadsheet size={14} />} onClick={() => setPoolConfigOpen(true)} data-testid="pool-config-open">
+        {t('poolConfig.title')}
+      </Button>
       <Button size="compact-sm" variant="subtle" leftSection={<IconHistory size={14} />} onClick={() => setLogOpen(true)} data-testid="batch-log-open">
         {t('batch.log')}
       </Button>
@@ -123,6 +133,22 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
             selectionTarget(selection, uploaded, async (filter) => (await getAllMatchingMiners(agentKey, { filter })).map((r) => r.ip))
           }
           onClose={() => setOp(null)}
+        />
+      )}
+      {poolConfigOpen && (
+        <PoolConfigFileDialog
+          agentKey={agentKey}
+          selectedCount={count <= POOL_CONFIG_IPS_IN_URL_MAX ? count : 0}
+          resolveIps={async () => {
+            if (selection.kind === 'ips') return [...selection.ips];
+            const excluded = new Set(selection.excluded);
+            return (await getAllMatchingMiners(agentKey, { filter: selection.filter })).map((r) => r.ip).filter((ip) => !excluded.has(ip));
+          }}
+          onClose={() => setPoolConfigOpen(false)}
+          onOpenLog={() => {
+            setPoolConfigOpen(false);
+            setLogOpen(true);
+          }}
         />
       )}
       <BatchLogDrawer agentKey={agentKey} opened={logOpen} onClose={() => setLogOpen(false)} />
