@@ -4,15 +4,14 @@
  * the read-only request, agrees after the once-only confirmation, and the task reaches the agent queue;
  * both buttons stay disabled. At 360 px a second request is disagreed and nothing is queued.
  */
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import type { ApprovalPendingResult } from '@shared/schemas/approvals';
 import { type ApiSession, VIEWPORTS, launchBrowser, loginApi, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 import { minerIp, minerSnapshot, uploadBatch } from '../support/miner-snapshots';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const FARM = 'appr-farm';
 const PASSWORD = 'member-pass-1';
@@ -22,7 +21,7 @@ let browser: Browser;
 let admin: ApiSession;
 /** One operator per request: a user may ask for one verification code a minute. */
 const ops: ApiSession[] = [];
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let secret = '';
 const mails: string[] = [];
 
@@ -61,22 +60,8 @@ async function requestPoolSetting(n: number): Promise<{ pending: ApprovalPending
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  server = await startServer({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Hashfield <approvals@hashfield.test>' } });
+  smtp = await startSmtpSink(mails);
+  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Hashfield <approvals@hashfield.test>' } });
   admin = await setupAdmin(server.url);
   secret = (await admin.post<{ secret: string }>('/api/agent/createv2', { agentName: 'Approval farm', agentKey: FARM, noticeEmails: '', agentAddr: '', selfManaged: false })).secret;
   const takenAt = new Date().toISOString();
@@ -94,7 +79,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 async function openFromMail(page: Page, link: string): Promise<void> {

@@ -6,15 +6,14 @@
  * At 360 px a CSV file is checked in the dialog without the page scrolling sideways.
  */
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { readSheet } from 'read-excel-file/node';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { minerIp } from '../support/miner-snapshots';
 import { type ApiSession, VIEWPORTS, createFarmWithMiners, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, suitePage } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const FARM = 'pool-file-farm';
 const COUNT = 20;
@@ -24,26 +23,12 @@ const POOL_B = 'stratum+tcp://cust-b.pool.example:443';
 let server: E2EServer;
 let browser: Browser;
 let api: ApiSession;
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 const mails: string[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  server = await startServer({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Hashfield <codes@hashfield.test>' } });
+  smtp = await startSmtpSink(mails);
+  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Hashfield <codes@hashfield.test>' } });
   api = await setupAdmin(server.url);
   await api.post('/api/userv2/bindEmail', { email: 'ops@hashfield.test' });
   await createFarmWithMiners(api, { agentKey: FARM, agentName: 'Pool file farm' }, COUNT, new Date().toISOString());
@@ -53,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (smtp) await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  if (smtp) await smtp.close();
 });
 
 async function waitForCode(since: number): Promise<string> {

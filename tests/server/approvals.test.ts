@@ -5,14 +5,13 @@
  * others (code -1), agree → one task the agent pulls, disagree → nothing, one-shot (code -1 afterwards),
  * firmware upgrades (type upload), and the users and farms that need no approval.
  */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import type { ApprovalDecisionResult, ApprovalPendingResult, ApprovalSetting, PoolConfInfo } from '@shared/schemas/approvals';
 import type { BatchQueuedResult } from '@shared/schemas/batch-operations';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const KEY = 'appr-a';
 const OTHER = 'appr-b';
@@ -22,7 +21,7 @@ describe('batch pool-setting approval', () => {
   let t: TestApp;
   let admin: Client;
   let farm: { agentKey: string; secret: string };
-  let smtp: SMTPServer;
+  let smtp: SmtpSink;
   const mails: string[] = [];
   let approver: { client: Client; userId: string; roleId: string };
   let ops: { client: Client; userId: string; roleId: string };
@@ -55,22 +54,8 @@ describe('batch pool-setting approval', () => {
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push(Buffer.concat(chunks).toString('utf8'));
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
-    t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Hashfield <approvals@hashfield.test>' });
+    smtp = await startSmtpSink(mails);
+    t = await createTestApp({ smtpUrl: smtp.url, mailFrom: 'Hashfield <approvals@hashfield.test>' });
     admin = await setupAdmin(t.app);
     farm = await createFarm(admin, KEY);
     await createFarm(admin, OTHER);
@@ -91,7 +76,7 @@ describe('batch pool-setting approval', () => {
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('validates the approval setting and saves nothing on bad input', async () => {

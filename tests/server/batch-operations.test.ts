@@ -5,8 +5,6 @@
  * unsupported, too many rows), the agent pulling a queued task and reporting results, progress and log.
  */
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { PERMISSION } from '@shared/menu-catalogue';
@@ -23,6 +21,7 @@ import {
 import { pruneBatchLeftovers } from '@server/domains/batch/prune';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createCustomer, createFarm, createMember, createTestApp, multipart, setupAdmin, uploadBatch } from './harness';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const FLEET = 20;
 const KEY = 'batch-a';
@@ -74,7 +73,7 @@ describe('miner batch operations', () => {
   let t: TestApp;
   let admin: Client;
   let farm: { agentKey: string; secret: string };
-  let smtp: SMTPServer;
+  let smtp: SmtpSink;
   const mails: string[] = [];
 
   const taskCount = async () => Number((await t.db.selectFrom('agent_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
@@ -108,22 +107,8 @@ describe('miner batch operations', () => {
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push(Buffer.concat(chunks).toString('utf8'));
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
-    t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Hashfield <codes@hashfield.test>' });
+    smtp = await startSmtpSink(mails);
+    t = await createTestApp({ smtpUrl: smtp.url, mailFrom: 'Hashfield <codes@hashfield.test>' });
     admin = await setupAdmin(t.app);
     farm = await createFarm(admin, KEY);
     for (const name of ['ACME', 'Hosted Ltd']) await createCustomer(admin, KEY, name);
@@ -140,7 +125,7 @@ describe('miner batch operations', () => {
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('answers 400 to every bad body and queues nothing', async () => {

@@ -113,15 +113,23 @@ export async function parseIpListFile(buf: Buffer, fileName: string | undefined)
   return parseTextIpList(text);
 }
 
-/** The list of a multipart upload (fields file and, optionally, fileName: the format is told by it and by the content). */
-export async function parseUploadedIpList(body: unknown): Promise<ParsedIpList> {
+/**
+ * The file of a multipart upload (fields file and, optionally, fileName, which tells the format with the content):
+ * no file → 400 on the field; a text field where the file should be → unsupported file format.
+ */
+export function uploadedFile(body: unknown): { file: Buffer; name: string | undefined } {
   const b = (body ?? {}) as Record<string, unknown>;
   const file = b.file;
   if (!Buffer.isBuffer(file)) {
     if (typeof file === 'string') throw new AppError('unsupportedFileFormat');
     throw fieldError('file', 'validation.required');
   }
-  const name = typeof b.fileName === 'string' && b.fileName.length <= 300 ? b.fileName : undefined;
+  return { file, name: typeof b.fileName === 'string' && b.fileName.length <= 300 ? b.fileName : undefined };
+}
+
+/** The list of a multipart upload (see uploadedFile). */
+export async function parseUploadedIpList(body: unknown): Promise<ParsedIpList> {
+  const { file, name } = uploadedFile(body);
   return parseIpListFile(file, name);
 }
 

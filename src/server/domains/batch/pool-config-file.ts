@@ -32,12 +32,13 @@ import { type Locale, isIPv4 } from '@shared/validation';
 import type { DB } from '../../db/kysely';
 import type { PoolConfigPlanGroup } from '../../db/pool-config-schema';
 import type { UserRecord } from '../../db/schema';
-import { AppError, fieldError } from '../../errors';
+import { AppError } from '../../errors';
 import { translate } from '../../i18n';
 import { approverFor } from '../approvals/pool-approvals';
 import { IP_ORDER } from '../miners/miner-sql';
 import { runMinerBatch } from './run-batch';
 import { consumeVerificationCode } from './verification-codes';
+import { uploadedFile } from './ip-lists';
 import { XlsFormatError, isCompoundFile, readXlsRows } from './xls-reader';
 
 const PAGE = 2000;
@@ -162,13 +163,7 @@ const ALLOWED_EXT = new Set(['xlsx', 'xls', 'csv', 'txt']);
 
 /** The rows of a multipart upload (fields file and, optionally, fileName), header row dropped; at most 10,000. */
 export async function parseUploadedPoolConfig(body: unknown): Promise<FileRow[]> {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const file = b.file;
-  if (!Buffer.isBuffer(file)) {
-    if (typeof file === 'string') throw new AppError('unsupportedFileFormat');
-    throw fieldError('file', 'validation.required');
-  }
-  const name = typeof b.fileName === 'string' && b.fileName.length <= 300 ? b.fileName : undefined;
+  const { file, name } = uploadedFile(body);
   const ext = name && name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : null;
   if (ext !== null && !ALLOWED_EXT.has(ext)) throw new AppError('unsupportedFileFormat');
   const rows = (await readRows(file, ext)).filter((r) => r.cells.some((c) => c !== ''));
