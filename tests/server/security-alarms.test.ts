@@ -124,6 +124,11 @@ describe('security alarms (suspicious SSH)', () => {
     page = await list({ status: 'processed' });
     expect(page.list).toHaveLength(1);
     expect(page.list[0]).toMatchObject({ ip: ip(1), status: 'processed', processedBy: 'secoperator', processNote: 'rebooted, password changed' });
+    // the miner's operation log notes it once (the second call processed nothing)
+    const opLog = body<Page<{ action: string; user: string; detail: Record<string, unknown> }>>(await admin.get('/api/miner/opLog', { agentKey: farm.agentKey, ip: ip(1) })).data;
+    expect(opLog.list.filter((r) => r.action === 'securityProcessed')).toEqual([
+      expect.objectContaining({ user: 'secoperator', detail: expect.objectContaining({ note: 'rebooted, password changed', kinds: ['ssh-login', 'ssh-brute-force', 'ssh-open'] }) }),
+    ]);
     expect(page.list[0]!.processedAt).not.toBeNull();
 
     // the same old log lines are not new: still processed

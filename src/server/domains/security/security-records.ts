@@ -37,6 +37,7 @@ import {
 } from '@shared/schemas/security';
 import { BATCH_MAX_TARGETS } from '@shared/schemas/batch-operations';
 import type { DB } from '../../db/kysely';
+import type {} from '../../db/miner-records-schema';
 import type {} from '../../db/security-schema';
 import { AppError } from '../../errors';
 import { runMinerBatch } from '../batch/run-batch';
@@ -245,16 +246,35 @@ export async function recordSecurityResults(trx: DB, agentKey: string, taskId: s
   }
 }
 
-/** Marks suspicious records of the farm processed (spec 3 §4: the miner returns to normal); processed ones stay as they were. */
+/**
+ * Marks suspicious records of the farm processed (spec 3 §4: the miner returns to normal); processed ones stay as they
+ * were. Each miner's operation log notes it (miner_record_log, action securityProcessed, with the findings and note).
+ */
 export async function processSecurityRecords(db: DB, userId: string, body: SecurityProcessBody): Promise<SecurityProcessResult> {
-  const res = await db
-    .updateTable('miner_security_records')
-    .set({ status: 'processed', processed_at: new Date(), processed_by: userId, process_note: body.note ?? null })
-    .where('agent_key', '=', body.agentKey)
-    .where('id', 'in', body.ids)
-    .where('status', '=', 'suspicious')
-    .executeTakeFirst();
-  return { processed: Number(res.numUpdatedRows) };
+  return db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('miner_security_records')
+      .set({ status: 'processed', processed_at: new Date(), processed_by: userId, process_note: body.note ?? null })
+      .where('agent_key', '=', body.agentKey)
+      .where('id', 'in', body.ids)
+      .where('status', '=', 'suspicious')
+      .returning(['id', 'ip', 'kinds'])
+      .execute();
+    if (done.length > 0)
+      await trx
+        .insertInto('miner_record_log')
+        .values(
+          done.map((r) => ({
+            agent_key: body.agentKey,
+            ip: r.ip,
+            action: 'securityProcessed',
+            detail: JSON.stringify({ id: r.id, kinds: r.kinds, ...(body.note ? { note: body.note } : {}) }),
+            user_id: userId,
+          })),
+        )
+        .execute();
+    return { processed: done.length };
+  });
 }
 
 /** Batch reboot (batchReboot, with its batch log and progress) of the farm's miners from ipBegin to ipEnd. */

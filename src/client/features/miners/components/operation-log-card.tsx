@@ -14,6 +14,7 @@ function detailText(r: MinerOpLogRow, label: (kind: MinerLabelKind, value: strin
   const d = r.detail;
   if (r.action === 'updateSn' && typeof d.to === 'string') return `${typeof d.from === 'string' && d.from ? d.from : '-'} → ${d.to}`;
   if (r.action === 'repairStatus' && typeof d.status === 'string') return [label('repairStatus', d.status), typeof d.note === 'string' ? d.note : ''].filter(Boolean).join(' — ');
+  if (r.action === 'securityProcessed') return typeof d.note === 'string' ? d.note : '';
   return Object.entries(d)
     .filter(([k]) => k !== 'id')
     .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)
