@@ -18,7 +18,7 @@ import {
   type BatchQueuedResult,
   type IpListUploadResult,
 } from '@shared/schemas/batch-operations';
-import { pruneBatchLeftovers } from '@server/domains/batch/prune';
+import { TASK_RETENTION_DAYS, pruneBatchLeftovers } from '@server/domains/batch/prune';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createCustomer, createFarm, createMember, createTestApp, multipart, setupAdmin, uploadBatch } from './harness';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
@@ -389,10 +389,19 @@ describe('miner batch operations', () => {
     expect(log.list[0]).toMatchObject({ op: 'setAgentPower', status: 'done' });
   });
 
-  it('prunes expired IP lists and spent codes', async () => {
+  it('prunes expired IP lists and spent codes, and finished batches after a year', async () => {
     expect((await t.db.selectFrom('ip_lists').select('id').execute()).length).toBeGreaterThan(0);
+    const batches = (await t.db.selectFrom('agent_tasks').select('id').where('agent_key', '=', KEY).execute()).length;
     await pruneBatchLeftovers(t.db, new Date(Date.now() + 2 * 3600_000));
     expect(await t.db.selectFrom('ip_lists').select('id').execute()).toEqual([]);
     expect(await t.db.selectFrom('verification_codes').select('id').execute()).toEqual([]);
+    expect((await t.db.selectFrom('agent_tasks').select('id').where('agent_key', '=', KEY).execute()).length).toBe(batches);
+    // a year and a day later: the finished batches go with their results; one still queued stays
+    const queued = await t.db.selectFrom('agent_tasks').select('id').where('agent_key', '=', KEY).where('status', '<>', 'done').execute();
+    await pruneBatchLeftovers(t.db, new Date(Date.now() + (TASK_RETENTION_DAYS + 1) * 86400_000));
+    expect((await t.db.selectFrom('agent_tasks').select('id').where('agent_key', '=', KEY).execute()).map((r) => r.id).sort()).toEqual(queued.map((r) => r.id).sort());
+    const results = await t.db.selectFrom('agent_task_results').innerJoin('agent_tasks', 'agent_tasks.id', 'agent_task_results.task_id').select('agent_tasks.id').where('agent_tasks.status', '=', 'done').where('agent_tasks.agent_key', '=', KEY).execute();
+    expect(results).toEqual([]);
+    expect(batches).toBeGreaterThan(queued.length);
   });
 });
