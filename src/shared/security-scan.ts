@@ -74,13 +74,18 @@ export const SecurityScanReport = z.object({
 });
 export type SecurityScanReport = z.infer<typeof SecurityScanReport>;
 
+/** Failed SSH attempts per source address (the user names tried added together). */
+export function failedBySource(r: SecurityScanReport): Map<string, number> {
+  const failed = new Map<string, number>();
+  for (const e of r.events) if (e.kind === 'failed') failed.set(e.source, (failed.get(e.source) ?? 0) + e.count);
+  return failed;
+}
+
 /** The findings of one report, most serious first (empty: nothing suspicious). */
 export function securityFindings(r: SecurityScanReport): SecurityKind[] {
   const kinds: SecurityKind[] = [];
   if (r.events.some((e) => e.kind === 'login')) kinds.push('ssh-login');
-  const failed = new Map<string, number>();
-  for (const e of r.events) if (e.kind === 'failed') failed.set(e.source, (failed.get(e.source) ?? 0) + e.count);
-  if ([...failed.values()].some((n) => n >= BRUTE_FORCE_ATTEMPTS)) kinds.push('ssh-brute-force');
+  if ([...failedBySource(r).values()].some((n) => n >= BRUTE_FORCE_ATTEMPTS)) kinds.push('ssh-brute-force');
   if (r.sshOpen && !r.sshExpected) kinds.push('ssh-open');
   return kinds;
 }

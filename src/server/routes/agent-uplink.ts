@@ -8,9 +8,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { AGENT_UPLINK_PREFIX, AgentConfig, Heartbeat, SnapshotBatch, TaskResultReport } from '@shared/schemas/agent-uplink';
-import { securityFindings } from '@shared/security-scan';
 import { whitelistForAgent } from '../domains/customers-pools/pools.repository';
-import { SECURITY_SCAN_OP, recordSecurityResults } from '../domains/security/security-records';
+import { SECURITY_SCAN_OP, recordSecurityResults, scanFindings } from '../domains/security/security-records';
 import { chunkSizeOf, ingestPrepared } from '../domains/miners/ingest-snapshots';
 import { parseUpload } from '../domains/miners/upload-parser';
 import { AppError } from '../errors';
@@ -99,7 +98,9 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
     const task = await db.selectFrom('agent_tasks').select(['id', 'agent_key', 'op']).where('id', '=', req.params.id).executeTakeFirst();
     if (!task || task.agent_key !== req.agent!.agentKey) throw new AppError('notFound');
     const results = req.body.results;
-    const scan = task.op === SECURITY_SCAN_OP;
+    // A security scan's findings, derived once: kept on each result (the history's counts) and as records.
+    const findings = task.op === SECURITY_SCAN_OP ? scanFindings(results) : [];
+    const kindsOf = new Map(findings.map((f) => [f.ip, f.kinds]));
     await db.transaction().execute(async (trx) => {
       if (results.length)
         await trx
@@ -110,14 +111,14 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
               ip: r.ip,
               ok: r.ok,
               reason: r.reason ?? null,
-              security_kinds: scan && r.ok && r.security ? securityFindings(r.security) : null,
+              security_kinds: kindsOf.get(r.ip) ?? null,
             })),
           )
           .onConflict((oc) =>
             oc.columns(['task_id', 'ip']).doUpdateSet((eb) => ({ ok: eb.ref('excluded.ok'), reason: eb.ref('excluded.reason'), security_kinds: eb.ref('excluded.security_kinds'), at: sql`now()` })),
           )
           .execute();
-      if (scan) await recordSecurityResults(trx, task.agent_key, task.id, results);
+      if (findings.length) await recordSecurityResults(trx, task.agent_key, task.id, findings);
       if (req.body.done) await trx.updateTable('agent_tasks').set({ status: 'done', done_at: new Date() }).where('id', '=', task.id).execute();
     });
     return ok({ received: results.length });

@@ -176,7 +176,7 @@ const rangeFields = {
 };
 
 /** Cross-field rules once both addresses are valid: begin ≤ end (numerically) and at most a /16. */
-function refineRange(v: { ipBegin: string; ipEnd: string }, ctx: z.RefinementCtx): void {
+export function refineRange(v: { ipBegin: string; ipEnd: string }, ctx: z.RefinementCtx): void {
   for (const p of checkScanRange(v.ipBegin, v.ipEnd)) {
     if (p.key !== 'validation.ipAddress') ctx.addIssue({ code: 'custom', message: p.key, path: [p.field] });
   }

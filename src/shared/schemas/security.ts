@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { type SecurityKind, type SecurityScanReport } from '../security-scan';
 import { isIPv4 } from '../validation';
-import { checkScanRange } from './scan-ip';
+import { refineRange } from './scan-ip';
 import type { Page } from './common';
 
 export const SECURITY_RECORD_STATUSES = ['suspicious', 'processed'] as const;
@@ -143,13 +143,6 @@ export type SecurityTaskQuery = z.infer<typeof SecurityTaskQuery>;
 /** The range fields of the page's dialogs (scan a range, reboot a range). */
 export const SecurityRangeForm = z.object({ ipBegin: ipField, ipEnd: ipField }).superRefine(refineRange);
 export type SecurityRangeForm = z.infer<typeof SecurityRangeForm>;
-
-/** Begin ≤ end and at most a /16, once both addresses are valid. */
-function refineRange(v: { ipBegin: string; ipEnd: string }, ctx: z.RefinementCtx): void {
-  for (const p of checkScanRange(v.ipBegin, v.ipEnd)) {
-    if (p.key !== 'validation.ipAddress') ctx.addIssue({ code: 'custom', message: p.key, path: [p.field] });
-  }
-}
 
 /** A range is both addresses or none; when both, begin ≤ end and at most a /16. */
 function refineOptionalRange(v: { ipBegin?: string; ipEnd?: string }, ctx: z.RefinementCtx): void {

@@ -63,54 +63,56 @@ export function parseTextIpList(text: string): ParsedIpList {
   return collect(rows, false);
 }
 
-export async function parseXlsxIpList(buf: Buffer): Promise<ParsedIpList> {
-  let data: unknown[][];
-  try {
-    data = (await readSheet(buf)) as unknown[][];
-  } catch {
-    throw new AppError('unsupportedFileFormat');
-  }
-  return collect(
-    data.map((row, i) => ({ line: i + 1, cells: row.slice(0, 3).map(cellText) })),
-    true,
-  );
+/** The extension of an upload's file name, lower case; null when it has none. */
+export function fileExtension(name: string | undefined): string | null {
+  return name && name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : null;
 }
 
-/** A legacy Excel file's first sheet (xls-reader.ts), the same columns as an .xlsx. */
-export function parseXlsIpList(buf: Buffer): ParsedIpList {
-  let rows: Map<number, string[]>;
-  try {
-    rows = readXlsRows(buf, 3);
-  } catch (err) {
-    if (err instanceof XlsFormatError) throw new AppError('unsupportedFileFormat');
-    throw err;
-  }
-  return collect(
-    [...rows.entries()].sort(([a], [b]) => a - b).map(([row, cells]) => ({ line: row + 1, cells })),
-    true,
-  );
-}
+/** A spreadsheet's first sheet (line numbers from 1, at most `columns` cells a row, as text), or a text file's text. */
+export type UploadContent = { rows: { line: number; cells: string[] }[] } | { text: string };
 
-/** Reads an upload by its name (when given) and content. */
-export async function parseIpListFile(buf: Buffer, fileName: string | undefined): Promise<ParsedIpList> {
-  const ext = fileName && fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase() : null;
-  if (ext !== null && ext !== 'txt' && ext !== 'xlsx' && ext !== 'xls') throw new AppError('unsupportedFileFormat');
+/**
+ * What an upload holds, told by its content and checked against its extension (`ext`, null when unnamed): an .xlsx (a
+ * zip) or a legacy .xls (a compound file, xls-reader.ts) as rows, else UTF-8 text without NUL bytes; anything else, or
+ * content that does not match the extension, is an unsupported file format. Shared by the IP-list and pool-config
+ * uploads.
+ */
+export async function readUpload(buf: Buffer, ext: string | null, columns: number): Promise<UploadContent> {
   if (isZip(buf)) {
     if (ext !== null && ext !== 'xlsx') throw new AppError('unsupportedFileFormat');
-    return parseXlsxIpList(buf);
+    let data: unknown[][];
+    try {
+      data = (await readSheet(buf)) as unknown[][];
+    } catch {
+      throw new AppError('unsupportedFileFormat');
+    }
+    return { rows: data.map((row, i) => ({ line: i + 1, cells: row.slice(0, columns).map(cellText) })) };
   }
   if (isCompoundFile(buf)) {
     if (ext !== null && ext !== 'xls') throw new AppError('unsupportedFileFormat');
-    return parseXlsIpList(buf);
+    let rows: Map<number, string[]>;
+    try {
+      rows = readXlsRows(buf, columns);
+    } catch (err) {
+      if (err instanceof XlsFormatError) throw new AppError('unsupportedFileFormat');
+      throw err;
+    }
+    return { rows: [...rows.entries()].sort(([a], [b]) => a - b).map(([row, cells]) => ({ line: row + 1, cells })) };
   }
   if (ext === 'xlsx' || ext === 'xls' || buf.includes(0)) throw new AppError('unsupportedFileFormat');
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf) };
   } catch {
     throw new AppError('unsupportedFileFormat');
   }
-  return parseTextIpList(text);
+}
+
+/** Reads an upload by its name (when given) and content: a sheet's first row may be a header or template row. */
+export async function parseIpListFile(buf: Buffer, fileName: string | undefined): Promise<ParsedIpList> {
+  const ext = fileExtension(fileName);
+  if (ext !== null && ext !== 'txt' && ext !== 'xlsx' && ext !== 'xls') throw new AppError('unsupportedFileFormat');
+  const content = await readUpload(buf, ext, 3);
+  return 'rows' in content ? collect(content.rows, true) : parseTextIpList(content.text);
 }
 
 /**

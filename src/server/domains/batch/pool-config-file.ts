@@ -11,7 +11,6 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import Papa from 'papaparse';
-import { readSheet } from 'read-excel-file/node';
 import writeXlsxFile from 'write-excel-file/node';
 import { poolUrlProblem } from '@shared/pool-sites';
 import { type BatchBody, type BatchFailure, isValidPoolUrl } from '@shared/schemas/batch-operations';
@@ -38,8 +37,7 @@ import { approverFor } from '../approvals/pool-approvals';
 import { IP_ORDER } from '../miners/miner-sql';
 import { runMinerBatch } from './run-batch';
 import { consumeVerificationCode } from './verification-codes';
-import { uploadedFile } from './ip-lists';
-import { XlsFormatError, isCompoundFile, readXlsRows } from './xls-reader';
+import { fileExtension, readUpload, uploadedFile } from './ip-lists';
 
 const PAGE = 2000;
 const LOOKUP_CHUNK = 1000;
@@ -118,45 +116,14 @@ interface FileRow {
   cells: string[];
 }
 
-const isZip = (b: Buffer) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
-
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString();
-  return String(v).trim();
-}
-
 const padCells = (cells: string[]) => Array.from({ length: COLS }, (_, i) => cells[i] ?? '');
 
+/** The file's rows, COLS cells each: a sheet's as read, a text file's as CSV (comma, tab, semicolon or bar). */
 async function readRows(buf: Buffer, ext: string | null): Promise<FileRow[]> {
-  if (isZip(buf)) {
-    if (ext !== null && ext !== 'xlsx') throw new AppError('unsupportedFileFormat');
-    try {
-      const data = (await readSheet(buf)) as unknown[][];
-      return data.map((row, i) => ({ line: i + 1, cells: padCells(row.slice(0, COLS).map(cellText)) }));
-    } catch {
-      throw new AppError('unsupportedFileFormat');
-    }
-  }
-  if (isCompoundFile(buf)) {
-    if (ext !== null && ext !== 'xls') throw new AppError('unsupportedFileFormat');
-    try {
-      const rows = readXlsRows(buf, COLS);
-      return [...rows.entries()].sort(([a], [b]) => a - b).map(([row, cells]) => ({ line: row + 1, cells: padCells(cells.map(cellText)) }));
-    } catch (err) {
-      if (err instanceof XlsFormatError) throw new AppError('unsupportedFileFormat');
-      throw err;
-    }
-  }
-  if (ext === 'xlsx' || ext === 'xls' || buf.includes(0)) throw new AppError('unsupportedFileFormat');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buf).replace(/^\uFEFF/, '');
-  } catch {
-    throw new AppError('unsupportedFileFormat');
-  }
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false, delimitersToGuess: [',', '\t', ';', '|'] });
-  return parsed.data.map((cells, i) => ({ line: i + 1, cells: padCells(cells.slice(0, COLS).map(cellText)) }));
+  const content = await readUpload(buf, ext, COLS);
+  if ('rows' in content) return content.rows.map((r) => ({ line: r.line, cells: padCells(r.cells) }));
+  const parsed = Papa.parse<string[]>(content.text.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimitersToGuess: [',', '\t', ';', '|'] });
+  return parsed.data.map((cells, i) => ({ line: i + 1, cells: padCells(cells.slice(0, COLS).map((c) => String(c ?? '').trim())) }));
 }
 
 const ALLOWED_EXT = new Set(['xlsx', 'xls', 'csv', 'txt']);
@@ -164,7 +131,7 @@ const ALLOWED_EXT = new Set(['xlsx', 'xls', 'csv', 'txt']);
 /** The rows of a multipart upload (fields file and, optionally, fileName), header row dropped; at most 10,000. */
 export async function parseUploadedPoolConfig(body: unknown): Promise<FileRow[]> {
   const { file, name } = uploadedFile(body);
-  const ext = name && name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : null;
+  const ext = fileExtension(name);
   if (ext !== null && !ALLOWED_EXT.has(ext)) throw new AppError('unsupportedFileFormat');
   const rows = (await readRows(file, ext)).filter((r) => r.cells.some((c) => c !== ''));
   // The header (or any title row): a first row whose IP cell is not an address.
@@ -260,7 +227,6 @@ export async function checkPoolConfig(db: DB, locale: Locale, agentKey: string, 
   const planGroups = [...groups.values()].sort((a, b) => b.ips.length - a.ips.length);
 
   const expiresAt = new Date(Date.now() + POOL_CONFIG_TTL_SEC * 1000);
-  await db.deleteFrom('pool_config_plans').where('expires_at', '<', new Date()).execute();
   const row = await db
     .insertInto('pool_config_plans')
     .values({ agent_key: agentKey, user_id: userId, groups: JSON.stringify(planGroups), counts: JSON.stringify(counts), expires_at: expiresAt })

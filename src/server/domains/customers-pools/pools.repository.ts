@@ -21,6 +21,7 @@ import {
 import type { DB } from '../../db/kysely';
 import type { StoredHostingRow } from '../../db/customers-pools-schema';
 import { AppError, fieldError } from '../../errors';
+import { likeEscape } from '../miners/miner-sql';
 import type { SecretBox } from '../../secret-box';
 import { normaliseRow } from './customers.repository';
 
@@ -312,7 +313,7 @@ export async function poolGroupChoices(db: DB, agentKey: string): Promise<PoolGr
 export async function subAccountChoices(db: DB, agentKey: string, keyword: string | undefined): Promise<SubAccountChoice[]> {
   let q = db.selectFrom('sub_accounts').select(['id', 'account_name', 'pool_name', 'coin_type']).where('agent_key', '=', agentKey);
   if (keyword) {
-    const like = `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    const like = `%${likeEscape(keyword)}%`;
     q = q.where((eb) => eb.or([eb('account_name', 'ilike', like), eb('pool_name', 'ilike', like)]));
   }
   // Case-insensitive by name, the same under PGlite (C collation) and a PostgreSQL with a locale collation.

@@ -7,7 +7,7 @@
  * short of chips, the same board missing, a stopped fan, overheating) adds nothing.
  */
 import type { FindingCode } from '@shared/schemas/fault-analysis';
-import type { RawFinding } from './fault-analysis-rules';
+import { type RawFinding, bySeverity } from './fault-analysis-rules';
 
 interface LogRule {
   code: FindingCode;
@@ -66,8 +66,7 @@ export function analyseLog(text: string): RawFinding[] {
     }
   }
   const order = (f: RawFinding) => RULES.findIndex((r) => r.code === f.code);
-  const severity = { critical: 0, warning: 1, info: 2 } as const;
-  return [...found.values()].sort((a, b) => severity[a.severity] - severity[b.severity] || order(a) - order(b) || Number(a.params.board ?? 0) - Number(b.params.board ?? 0));
+  return bySeverity([...found.values()].sort((a, b) => order(a) - order(b) || Number(a.params.board ?? 0) - Number(b.params.board ?? 0)));
 }
 
 /** What a log finding repeats from the reading's findings (same code there, same board). */
@@ -88,7 +87,5 @@ export function mergeLogFindings(reading: readonly RawFinding[], log: readonly R
     return !same || !reading.some((r) => r.code === same && (f.params.board === undefined || r.params.board === f.params.board));
   });
   if (extra.length === 0) return [...reading];
-  const base = reading.filter((f) => f.code !== 'healthy');
-  const severity = { critical: 0, warning: 1, info: 2 } as const;
-  return [...base, ...extra].map((f, i) => ({ f, i })).sort((a, b) => severity[a.f.severity] - severity[b.f.severity] || a.i - b.i).map((x) => x.f);
+  return bySeverity([...reading.filter((f) => f.code !== 'healthy'), ...extra]);
 }

@@ -101,5 +101,10 @@ export function analyseMiner({ reading: r, day }: AnalysisInput): RawFinding[] {
   if (r.workMode === 'low-power') add('lowPower', 'info');
 
   if (out.length === 0) add('healthy', 'info');
-  return out.map((f, i) => ({ f, i })).sort((a, b) => ORDER[a.f.severity] - ORDER[b.f.severity] || a.i - b.i).map((x) => x.f);
+  return bySeverity(out);
+}
+
+/** Findings most serious first, in their order within a severity (a stable sort). */
+export function bySeverity<F extends { severity: FindingSeverity }>(findings: readonly F[]): F[] {
+  return findings.map((f, i) => ({ f, i })).sort((a, b) => ORDER[a.f.severity] - ORDER[b.f.severity] || a.i - b.i).map((x) => x.f);
 }

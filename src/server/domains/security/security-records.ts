@@ -17,7 +17,7 @@
 import { sql } from 'kysely';
 import type { Page } from '@shared/schemas/common';
 import type { TaskMinerResult } from '@shared/schemas/agent-uplink';
-import { securityFindings, securityScanSupported, type SecurityScanReport } from '@shared/security-scan';
+import { type SecurityKind, type SecurityScanReport, securityFindings, securityScanSupported } from '@shared/security-scan';
 import {
   DEFAULT_SECURITY_AUTO_SCAN_HOURS,
   SECURITY_RECORD_STATUSES,
@@ -208,38 +208,49 @@ export async function findSecurityScans(db: DB, q: SecurityScansQuery): Promise<
   };
 }
 
-/** The evidence of a report: equal for two scans that saw the same things (the same log lines, the same banner). */
-export function evidenceFingerprint(r: SecurityScanReport): string {
-  const events = r.events.map((e) => `${e.kind} ${e.source} ${e.lastLine}`).sort();
-  return JSON.stringify([securityFindings(r), r.sshOpen ? (r.banner ?? '') : null, events]);
+/** The evidence of a finding: equal for two scans that saw the same things (the same log lines, the same banner). */
+function evidenceFingerprint(f: ScanFinding): string {
+  const events = f.report.events.map((e) => `${e.kind} ${e.source} ${e.lastLine}`).sort();
+  return JSON.stringify([f.kinds, f.report.sshOpen ? (f.report.banner ?? '') : null, events]);
+}
+
+/** What a scan found on one miner: the agent's report and the findings derived from it. */
+export interface ScanFinding {
+  ip: string;
+  report: SecurityScanReport;
+  kinds: SecurityKind[];
+}
+
+/** The findings of a scan's results: one per miner that answered with a report (kinds empty when nothing is suspicious). */
+export function scanFindings(results: readonly TaskMinerResult[]): ScanFinding[] {
+  return results.flatMap((r) => (r.ok && r.security ? [{ ip: r.ip, report: r.security, kinds: securityFindings(r.security) }] : []));
 }
 
 /**
- * The findings of a scan's results (inside the transaction that stores them): see the file's comment. Repeating a
+ * A scan's findings as records (inside the transaction that stores its results): see the file's comment. Repeating a
  * result (the agent posts again after a lost answer) changes nothing a user would see.
  */
-export async function recordSecurityResults(trx: DB, agentKey: string, taskId: string, results: TaskMinerResult[]): Promise<void> {
-  for (const r of results) {
-    if (!r.ok || !r.security) continue;
-    const kinds = securityFindings(r.security);
+export async function recordSecurityResults(trx: DB, agentKey: string, taskId: string, findings: readonly ScanFinding[]): Promise<void> {
+  for (const f of findings) {
+    const { ip, kinds } = f;
     if (kinds.length === 0) continue;
-    const report = JSON.stringify(r.security);
-    const fingerprint = evidenceFingerprint(r.security);
+    const report = JSON.stringify(f.report);
+    const fingerprint = evidenceFingerprint(f);
     const updated = await trx
       .updateTable('miner_security_records')
       .set({ kinds, report, fingerprint, task_id: taskId, scan_time: new Date() })
       .where('agent_key', '=', agentKey)
-      .where('ip', '=', r.ip)
+      .where('ip', '=', ip)
       .where('status', '=', 'suspicious')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) > 0) continue;
     await sql`
       insert into miner_security_records (agent_key, ip, sn, model, kinds, report, fingerprint, task_id)
-      select ${agentKey}, ${r.ip}, coalesce(m.sn, ''), coalesce(m.model, ''), ${sql.val(kinds)}::text[], ${report}::jsonb, ${fingerprint}, ${taskId}
-      from (select 1) one left join miners m on m.agent_key = ${agentKey} and m.ip = ${r.ip}
+      select ${agentKey}, ${ip}, coalesce(m.sn, ''), coalesce(m.model, ''), ${sql.val(kinds)}::text[], ${report}::jsonb, ${fingerprint}, ${taskId}
+      from (select 1) one left join miners m on m.agent_key = ${agentKey} and m.ip = ${ip}
       where not exists (
         select 1 from miner_security_records p
-        where p.agent_key = ${agentKey} and p.ip = ${r.ip} and p.fingerprint = ${fingerprint} and p.status = 'processed'
+        where p.agent_key = ${agentKey} and p.ip = ${ip} and p.fingerprint = ${fingerprint} and p.status = 'processed'
       )
       on conflict (agent_key, ip) where status = 'suspicious' do nothing
     `.execute(trx);

@@ -3,7 +3,7 @@
  * "off shelf + DHCP") with when, by whom, the batch, IP, SN, model, customer; search by IP, SN or customer;
  * paged in the database; CSV / Excel export of a selection; "back on shelf" for a selection (operation key).
  */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Badge, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArrowBackUp, IconDownload } from '@tabler/icons-react';
@@ -15,8 +15,9 @@ import { useAgentKey } from '@client/lib/agent-key';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { DataTable } from '@client/components/data-table/data-table';
-import type { Column, RowKey } from '@client/components/data-table/data-table-types';
+import type { Column } from '@client/components/data-table/data-table-types';
 import { queryTableState } from '@client/components/data-table/query-state';
+import { usePagedList } from '@client/components/data-table/use-paged-list';
 import { PageHeader } from '@client/components/page-header';
 import { SearchForm } from '@client/components/search-form';
 import { useOffShelf, useOnShelf } from '../api/miner-records-api';
@@ -34,11 +35,9 @@ export function OffShelfPage() {
   const { label } = useMinerLabels();
   const agentKey = useAgentKey();
   const perms = usePermissions();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(50);
-  const [selected, setSelected] = useState<RowKey[]>([]);
-  const query = useOffShelf(agentKey ?? '', search, page, pageSize);
+  const list = usePagedList();
+  const { search, selected, setSelected } = list;
+  const query = useOffShelf(agentKey ?? '', search, list.page, list.pageSize);
   const onShelf = useOnShelf(agentKey ?? '');
   const rows = useMemo(() => query.data?.list ?? [], [query.data]);
   const canOperate = perms.has(OPERATE);
@@ -124,10 +123,7 @@ export function OffShelfPage() {
       <SearchForm
         placeholder={t('offShelf.search')}
         testId="off-shelf-search"
-        onSearch={(text) => {
-          setSearch(text);
-          setPage(1);
-        }}
+        onSearch={list.setSearch}
       />
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
@@ -161,15 +157,7 @@ export function OffShelfPage() {
         emptyText={search ? t('offShelf.noMatch') : t('offShelf.empty')}
         rowNumbers
         selection={{ selectedKeys: selected, onChange: setSelected }}
-        pagination={{
-          total: query.data?.total ?? 0,
-          page,
-          pageSize,
-          onChange: (p, s) => {
-            setPage(p);
-            setPageSize(s);
-          },
-        }}
+        pagination={list.pagination(query.data?.total ?? 0)}
         toolbar={toolbar}
         ariaLabel={t('offShelf.title')}
       />

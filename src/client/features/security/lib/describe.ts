@@ -4,12 +4,11 @@
  * first, as the record's kinds are ordered.
  */
 import type { TFunction } from 'i18next';
-import { BRUTE_FORCE_ATTEMPTS, type SecurityKind, type SecurityScanReport } from '@shared/security-scan';
+import { BRUTE_FORCE_ATTEMPTS, type SecurityKind, type SecurityScanReport, failedBySource } from '@shared/security-scan';
 
 export function describeSecurity(t: TFunction<'security'>, r: { kinds: readonly SecurityKind[]; report: SecurityScanReport }): string[] {
   const lines: string[] = [];
-  const failed = new Map<string, number>();
-  for (const e of r.report.events) if (e.kind === 'failed') failed.set(e.source, (failed.get(e.source) ?? 0) + e.count);
+  const failed = failedBySource(r.report);
   for (const kind of r.kinds) {
     if (kind === 'ssh-login') {
       for (const e of r.report.events) {
