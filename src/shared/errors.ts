@@ -36,6 +36,8 @@ export const ERROR = {
   mailUnavailable: { code: 1025, status: 503, key: 'mailUnavailable' },
   smsUnavailable: { code: 1026, status: 503, key: 'smsUnavailable' },
   unsupportedFileFormat: { code: 1027, status: 400, key: 'unsupportedFileFormat' },
+  /** The pool configuration file's formats (it may also be CSV): the same code as unsupportedFileFormat. */
+  unsupportedPoolConfigFormat: { code: 1027, status: 400, key: 'unsupportedPoolConfigFormat' },
   tooManyRows: { code: 1028, status: 400, key: 'tooManyRows' },
   tooManyTargets: { code: 1029, status: 400, key: 'tooManyTargets' },
   noTargets: { code: 1030, status: 400, key: 'noTargets' },

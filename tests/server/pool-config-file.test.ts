@@ -6,6 +6,7 @@
  * Verification codes are written to the database as sendCode stores them (hash of user id and code).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { readSheet } from 'read-excel-file/node';
 import writeXlsxFile from 'write-excel-file/node';
 import { PERMISSION } from '@shared/menu-catalogue';
@@ -155,9 +156,10 @@ describe('pool configuration file', () => {
     const before = await planCount();
     const pdf = await upload(admin, { name: 'pools.pdf', type: 'application/pdf', content: Buffer.from('%PDF-1.4') });
     expect(pdf.statusCode).toBe(400);
-    expect(body(pdf)).toMatchObject({ code: 1027 });
+    // The message names every format this file may have (CSV too, unlike an IP list).
+    expect(body(pdf)).toMatchObject({ code: 1027, msg: 'Unsupported file format: upload an Excel (.xlsx, .xls), .csv or .txt file' });
     const binary = await upload(admin, { name: 'pools.xlsx', type: XLSX, content: Buffer.from([0x00, 0x01, 0x02, 0x03]) });
-    expect(body(binary).code).toBe(1027);
+    expect(body(binary)).toMatchObject({ code: 1027, msg: 'Unsupported file format: upload an Excel (.xlsx, .xls), .csv or .txt file' });
     const lines = Array.from({ length: 10_001 }, (_, i) => `10.1.${Math.floor(i / 250)}.${(i % 250) + 1},,,${POOL_A},w`);
     const many = await upload(admin, { name: 'pools.csv', type: 'text/csv', content: Buffer.from(`${HEADER.join(',')}\n${lines.join('\n')}`) });
     expect(many.statusCode).toBe(400);
@@ -207,6 +209,29 @@ describe('pool configuration file', () => {
     const again = await apply(admin, fileId, await giveCode(adminId));
     expect(again.statusCode).toBe(409);
     expect(body(again).code).toBe(1081);
+    expect(await taskCount()).toBe(before + 2);
+  });
+
+  it('queues no batch and leaves the plan to apply again when the database fails part way', async () => {
+    const fileId = body<PoolConfigUploadResult>(await upload(admin, await xlsxOf(editedRows()))).data.fileId;
+    const before = await taskCount();
+    // The second group's batch (pool B) fails in the database, after the first group's was written.
+    await sql`create function fail_pool_b() returns trigger language plpgsql as $$
+      begin if new.params::text like ${sql.lit(`%${POOL_B}%`)} then raise exception 'disk full (test)'; end if; return new; end $$`.execute(t.db);
+    await sql`create trigger fail_pool_b before insert on agent_tasks for each row execute function fail_pool_b()`.execute(t.db);
+    try {
+      const failed = await apply(admin, fileId, await giveCode(adminId));
+      expect(failed.statusCode).toBe(500);
+      expect(await taskCount()).toBe(before);
+      const plan = await t.db.selectFrom('pool_config_plans').select(['applied_at', 'task_ids']).where('id', '=', fileId).executeTakeFirstOrThrow();
+      expect(plan.applied_at).toBeNull();
+    } finally {
+      await sql`drop trigger fail_pool_b on agent_tasks`.execute(t.db);
+      await sql`drop function fail_pool_b()`.execute(t.db);
+    }
+    const res = await apply(admin, fileId, await giveCode(adminId));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body<PoolConfigApplyResult>(res).data.batches).toHaveLength(2);
     expect(await taskCount()).toBe(before + 2);
   });
 

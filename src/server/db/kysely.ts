@@ -60,6 +60,14 @@ const backgrounds = new WeakMap<DB, DB>();
  */
 export const inBackground = (db: DB): DB => backgrounds.get(db) ?? db;
 
+/**
+ * Runs `work` in a transaction of its own, or inside the one `db` already is (Kysely has no nested transactions): a
+ * write that is a step of a larger one (a pool-configuration plan's batches) commits or rolls back with it.
+ */
+export function inTransaction<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 export function pgliteDatabase(pglite: PGlite): OpenedDatabase {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   embedded.add(db);

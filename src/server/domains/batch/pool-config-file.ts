@@ -28,7 +28,7 @@ import {
   type PoolConfigUploadResult,
 } from '@shared/schemas/pool-config-file';
 import { type Locale, isIPv4 } from '@shared/validation';
-import type { DB } from '../../db/kysely';
+import { type DB, inTransaction } from '../../db/kysely';
 import type { PoolConfigPlanGroup } from '../../db/pool-config-schema';
 import type { UserRecord } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -132,8 +132,12 @@ const ALLOWED_EXT = new Set(['xlsx', 'xls', 'csv', 'txt']);
 export async function parseUploadedPoolConfig(body: unknown): Promise<FileRow[]> {
   const { file, name } = uploadedFile(body);
   const ext = fileExtension(name);
-  if (ext !== null && !ALLOWED_EXT.has(ext)) throw new AppError('unsupportedFileFormat');
-  const rows = (await readRows(file, ext)).filter((r) => r.cells.some((c) => c !== ''));
+  if (ext !== null && !ALLOWED_EXT.has(ext)) throw new AppError('unsupportedPoolConfigFormat');
+  // The shared reader refuses with the IP lists' message (txt or Excel); this file may also be CSV.
+  const read = await readRows(file, ext).catch((err: unknown) => {
+    throw err instanceof AppError && err.errorName === 'unsupportedFileFormat' ? new AppError('unsupportedPoolConfigFormat') : err;
+  });
+  const rows = read.filter((r) => r.cells.some((c) => c !== ''));
   // The header (or any title row): a first row whose IP cell is not an address.
   if (rows[0] && !isIPv4(rows[0].cells[0] ?? '')) rows.shift();
   if (rows.length > POOL_CONFIG_MAX_ROWS) throw new AppError('tooManyRows', { count: rows.length, max: POOL_CONFIG_MAX_ROWS });
@@ -259,7 +263,8 @@ function setPoolBody(agentKey: string, g: PoolConfigPlanGroup): BatchBody<'batch
 /**
  * Applies a checked plan: refuses an expired or unknown plan, another user's, an applied one, a user needing
  * approval, an empty plan — before the code is consumed; then the code (once), the plan claimed in one conditional
- * UPDATE (a second apply finds it applied), and one batchSetPool batch per pool set.
+ * UPDATE (a second apply finds it applied), and one batchSetPool batch per pool set, the claim and the batches in one
+ * transaction.
  */
 export async function applyPoolConfig(db: DB, agentKey: string, user: UserRecord, fileId: string, code: string | undefined): Promise<PoolConfigApplyResult> {
   const plan = await db
@@ -276,26 +281,30 @@ export async function applyPoolConfig(db: DB, agentKey: string, user: UserRecord
   if (plan.groups.length === 0) throw new AppError('poolConfigNothingToApply');
 
   await consumeVerificationCode(db, user.id, code);
-  const claimed = await db
-    .updateTable('pool_config_plans')
-    .set({ applied_at: new Date() })
-    .where('id', '=', plan.id)
-    .where('applied_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
-  if (!claimed) throw new AppError('poolConfigApplied');
+  // The claim and every group's batch in one transaction: a failure part way (the database, not a refused miner) leaves
+  // the plan unapplied with no batch queued, and the user can apply it again with a new code.
+  return inTransaction(db, async (trx) => {
+    const claimed = await trx
+      .updateTable('pool_config_plans')
+      .set({ applied_at: new Date() })
+      .where('id', '=', plan.id)
+      .where('applied_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!claimed) throw new AppError('poolConfigApplied');
 
-  const batches: PoolConfigApplyResult['batches'] = [];
-  const refused: BatchFailure[] = [];
-  for (const g of plan.groups) {
-    const r = await runMinerBatch(db, { op: 'batchSetPool', agentKey, userId: user.id, verified: true, body: setPoolBody(agentKey, g) });
-    batches.push({ taskId: r.taskId, ips: r.accepted.length, pool1Url: g.pools[0]?.url ?? '' });
-    refused.push(...r.refused);
-  }
-  await db
-    .updateTable('pool_config_plans')
-    .set({ task_ids: JSON.stringify(batches.map((b) => b.taskId)) })
-    .where('id', '=', plan.id)
-    .execute();
-  return { batches, refused };
+    const batches: PoolConfigApplyResult['batches'] = [];
+    const refused: BatchFailure[] = [];
+    for (const g of plan.groups) {
+      const r = await runMinerBatch(trx, { op: 'batchSetPool', agentKey, userId: user.id, verified: true, body: setPoolBody(agentKey, g) });
+      batches.push({ taskId: r.taskId, ips: r.accepted.length, pool1Url: g.pools[0]?.url ?? '' });
+      refused.push(...r.refused);
+    }
+    await trx
+      .updateTable('pool_config_plans')
+      .set({ task_ids: JSON.stringify(batches.map((b) => b.taskId)) })
+      .where('id', '=', plan.id)
+      .execute();
+    return { batches, refused };
+  });
 }

@@ -4,17 +4,16 @@
  * (customer, off shelf, accident, removal), queue ONE agent task with the capable miners and record
  * every refused miner at once as a failed result with its reason. Records-only ops finish at once.
  */
-import type { Transaction } from 'kysely';
 import { type CapabilityOp, checkCapability } from '@shared/miner-capabilities';
 import { type BatchBody, type BatchFailure, type BatchFilter, type MinerBatchOp, isSensitiveBatchOp } from '@shared/schemas/batch-operations';
-import type { Database } from '../../db/schema';
-import type { DB } from '../../db/kysely';
+import { type DB, inTransaction } from '../../db/kysely';
 import { AppError, fieldError } from '../../errors';
 import { noteShelfChange } from '../miners/miner-stamps';
 import { type TargetMiner, type TargetSpec, resolveTargets } from './resolve-targets';
 import { consumeVerificationCode } from './verification-codes';
 
-type Trx = Transaction<Database>;
+/** The transaction a batch's record step runs in (its own, or one it is a step of: inTransaction). */
+type Trx = DB;
 
 /** The agent part of an op: task op name + params, and which capability rule filters the miners. */
 interface AgentPart {
@@ -192,7 +191,7 @@ export async function runMinerBatch<Op extends MinerBatchOp>(db: DB, input: RunB
   const queued = plan.agent !== null && accepted.length > 0;
   const total = miners.length + missing.length;
 
-  const taskId = await db.transaction().execute(async (trx) => {
+  const taskId = await inTransaction(db, async (trx) => {
     if (plan.record) await plan.record(trx, agentKey, userId, miners);
     const task = await trx
       .insertInto('agent_tasks')

@@ -56,7 +56,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
-import { type DB, inBackground, isEmbedded } from '../../db/kysely';
+import { type DB, inBackground, inTransaction, isEmbedded } from '../../db/kysely';
 import { noteUpload } from './miner-stamps';
 import { STAT_HOUR_UPSERT } from './miner-stats';
 import { CHUNK, EMBEDDED_CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, preparedInLine, uploadHead } from './upload-prepare';
@@ -98,11 +98,6 @@ export async function ingestPrepared(db: DB, agentKey: string, head: UploadHead,
   // closes; only a late reading updates one): the 10-minute maintenance vacuums it.
   if (result.accepted > 0) await sql`vacuum (skip_locked) miners`.execute(inBackground(db));
   return result;
-}
-
-/** Runs `work` in a transaction of its own, or inside the one `db` already is. */
-function inTransaction<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 async function applyBatch(db: DB, agentKey: string, head: UploadHead, chunks: AsyncIterable<PreparedChunk>, opts: IngestOptions): Promise<SnapshotBatchResult> {
