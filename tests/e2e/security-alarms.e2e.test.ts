@@ -95,9 +95,12 @@ describe('abnormal alarms at 1440 px', () => {
     await page.getByTestId('security-reboot-end').fill(hijacked);
     await page.getByTestId('security-reboot-next').click();
     await page.getByTestId('security-reboot-confirm').click();
-    await page.getByTestId('security-reboot-progress').waitFor();
-    await expect.poll(() => page.getByTestId('security-reboot-status').innerText(), { timeout: 30_000 }).toMatch(/^finished$/i);
-    expect(await page.getByTestId('security-reboot-progress').innerText()).toContain('1 rebooted');
+    // The progress every batch shows: the operation, done / total, the miners done.
+    await page.getByTestId('batch-progress').waitFor();
+    await expect.poll(() => page.getByTestId('batch-progress-status').innerText(), { timeout: 30_000 }).toMatch(/^finished$/i);
+    expect(await page.getByTestId('batch-progress').innerText()).toContain('Reboot');
+    expect(await page.getByTestId('batch-progress-count').innerText()).toBe('1 / 1 done');
+    expect(await page.getByTestId('batch-progress-successes').innerText()).toBe(hijacked);
     await expect.poll(() => farm.fleet.miner(hijacked)?.state, { timeout: 10_000 }).not.toBe('online');
     await page.getByTestId('security-reboot-close').click();
     expect(errors).toEqual([]);

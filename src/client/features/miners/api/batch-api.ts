@@ -18,7 +18,8 @@ import type {
 import type { Page } from '@shared/schemas/common';
 import type { PoolGroupChoice, SubAccountChoice } from '@shared/schemas/pool';
 import type { PoolConfigApplyResult, PoolConfigUploadResult } from '@shared/schemas/pool-config-file';
-import { type BatchTarget, progressFinished } from '../lib/batch-target';
+import { progressFinished } from '@client/lib/batch-progress';
+import type { BatchTarget } from '../lib/batch-target';
 import type { ApprovalPendingResult } from '@shared/schemas/approvals';
 
 export const PROGRESS_POLL_MS = 2000;

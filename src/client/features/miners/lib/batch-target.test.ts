@@ -10,8 +10,6 @@ import {
   opNeedsCode,
   paramsBody,
   poolBody,
-  progressFinished,
-  progressPercent,
   selectionTarget,
   workerPreview,
 } from './batch-target';
@@ -55,15 +53,6 @@ describe('batch target', () => {
     expect(workerPreview('farm', 'ip', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm.10x0x0x7');
     expect(workerPreview('farm', 'sn', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm.X1');
     expect(workerPreview('farm', 'none', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm');
-  });
-
-  it('computes progress and when polling stops', () => {
-    expect(progressPercent({ done: 1, total: 3 })).toBe(33);
-    expect(progressPercent({ done: 0, total: 0 })).toBe(100);
-    expect(progressFinished(undefined)).toBe(false);
-    expect(progressFinished({ status: 'running', done: 2, total: 3 })).toBe(false);
-    expect(progressFinished({ status: 'running', done: 3, total: 3 })).toBe(true);
-    expect(progressFinished({ status: 'done', done: 0, total: 3 })).toBe(true);
   });
 
   it('counts the resend pause down', () => {

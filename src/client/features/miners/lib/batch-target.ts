@@ -1,11 +1,10 @@
 /**
  * Pure parts of the batch operations UI: which target a batch is sent to (the selection, "all matching"
- * or an uploaded IP list), the op menu groups, the parameter bodies of the dialogs, progress figures.
+ * or an uploaded IP list), the op menu groups, the parameter bodies of the dialogs (progress figures: lib/batch-progress.ts).
  */
 import {
   BATCH_MAX_TARGETS,
   type BatchOp,
-  type BatchProgress,
   HASHRATE_PERCENT_MAX,
   HASHRATE_PERCENT_MIN,
   LIST_ANSWER_OPS,
@@ -108,17 +107,6 @@ export function workerPreview(user: string, suffix: PoolForm['workerSuffix'], ex
   if (suffix === 'ip') return `${u}.${example.ip.replace(/\./g, 'x')}`;
   if (suffix === 'sn') return `${u}.${example.sn || 'SN'}`;
   return u;
-}
-
-/** 0–100 for the progress bar. */
-export function progressPercent(p: Pick<BatchProgress, 'done' | 'total'>): number {
-  if (p.total <= 0) return 100;
-  return Math.min(100, Math.round((p.done * 100) / p.total));
-}
-
-/** Polling stops when the task is closed or every target has a result. */
-export function progressFinished(p: Pick<BatchProgress, 'status' | 'done' | 'total'> | undefined): boolean {
-  return p !== undefined && (p.status === 'done' || (p.total > 0 && p.done >= p.total));
 }
 
 /** Seconds left of a resend countdown that started at `sentAt` (ms). */

@@ -1,6 +1,7 @@
 /** Abnormal alarms (/alarm/security): suspicious-SSH records, the scan history, scan now, mark processed, reboot by range. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@client/lib/api-client';
+import { progressFinished } from '@client/lib/batch-progress';
 import type { BatchProgress } from '@shared/schemas/batch-operations';
 import type { Page } from '@shared/schemas/common';
 import type {
@@ -50,7 +51,7 @@ export function useSecurityTask(agentKey: string, taskId: string | null) {
     queryKey: securityKeys.task(agentKey, taskId ?? ''),
     queryFn: ({ signal }) => api.get<BatchProgress>('/api/security/task', { agentKey, taskId: taskId ?? '' }, { signal }),
     enabled: taskId !== null,
-    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'done' ? SECURITY_POLL_MS : false),
+    refetchInterval: (q) => (progressFinished(q.state.data) ? false : SECURITY_POLL_MS),
   });
 }
 

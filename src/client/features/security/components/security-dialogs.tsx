@@ -3,7 +3,7 @@
  * progress), mark processed (with a note), and one record's evidence (what the scan saw, line by line).
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, Drawer, Group, Modal, Progress, SegmentedControl, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Code, Drawer, Group, Modal, SegmentedControl, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -11,12 +11,12 @@ import { formatDate } from '@shared/format/date';
 import { formatNumber } from '@shared/format/number';
 import { ipRangeSize } from '@shared/schemas/scan-ip';
 import { SecurityRangeForm, type SecurityRecordRow } from '@shared/schemas/security';
+import { BatchProgressView } from '@client/components/batch-progress-view';
 import { FormActions } from '@client/components/form-actions';
 import { ApiError } from '@client/lib/api-client';
 import { fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { zodValidate } from '@client/lib/form-errors';
 import { usePhone } from '@client/lib/use-phone';
-import { useReasonLabel } from '@client/lib/batch-reasons';
 import { useProcessSecurity, useRebootRange, useSecurityTask, useStartSecurityScan } from '../api/security-api';
 import { describeSecurity } from '../lib/describe';
 
@@ -120,6 +120,7 @@ export function RebootDialog({ agentKey, onClose }: { agentKey: string; onClose:
   const reboot = useRebootRange(agentKey);
   const [confirming, setConfirming] = useState<RangeValues | null>(null);
   const [taskId, setTaskId] = useState<string | null>(null);
+  const task = useSecurityTask(agentKey, taskId);
   const submit = form.onSubmit((values) => setConfirming({ ipBegin: values.ipBegin.trim(), ipEnd: values.ipEnd.trim() }));
   const confirm = () =>
     confirming &&
@@ -134,7 +135,7 @@ export function RebootDialog({ agentKey, onClose }: { agentKey: string; onClose:
     <Modal opened onClose={onClose} title={t('security:reboot.title')} fullScreen={phone} data-testid="security-reboot-dialog">
       {taskId ? (
         <Stack gap="sm">
-          <TaskProgress agentKey={agentKey} taskId={taskId} />
+          <BatchProgressView query={task} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} data-testid="security-reboot-close">
               {t('security:close')}
@@ -165,41 +166,6 @@ export function RebootDialog({ agentKey, onClose }: { agentKey: string; onClose:
         </form>
       )}
     </Modal>
-  );
-}
-
-function TaskProgress({ agentKey, taskId }: { agentKey: string; taskId: string }) {
-  const { t } = useTranslation('security');
-  const reasonLabel = useReasonLabel();
-  const q = useSecurityTask(agentKey, taskId);
-  const p = q.data;
-  if (!p) return q.isError ? <Text c="red">{q.error.message}</Text> : <Text size="sm">{t('loading')}</Text>;
-  const finished = p.status === 'done' || p.done >= p.total;
-  return (
-    <Stack gap="xs" data-testid="security-reboot-progress">
-      <Group justify="space-between">
-        <Text fw={500}>{t('reboot.progress', { done: p.done, total: p.total })}</Text>
-        <Badge color={finished ? 'green' : 'blue'} variant="light" data-testid="security-reboot-status">
-          {finished ? t('reboot.finished') : t('reboot.running')}
-        </Badge>
-      </Group>
-      <Progress value={p.total ? (100 * p.done) / p.total : 100} animated={!finished} aria-label={t('reboot.title')} />
-      <Text size="sm" c="green">
-        {t('reboot.successes', { count: p.successes.length })}
-      </Text>
-      {p.failures.length > 0 && (
-        <Stack gap={2}>
-          <Text size="sm" c="red">
-            {t('reboot.failures', { count: p.failures.length })}
-          </Text>
-          {p.failures.slice(0, 50).map((f) => (
-            <Text key={f.ip} size="xs" c="dimmed">
-              {f.ip}: {reasonLabel(f.reason)}
-            </Text>
-          ))}
-        </Stack>
-      )}
-    </Stack>
   );
 }
 

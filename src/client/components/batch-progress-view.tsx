@@ -1,0 +1,60 @@
+/**
+ * Live progress of one batch as every batch shows it: the operation and its state, a done / total bar, the miners done
+ * and the failures with their reasons. The caller polls (the miners' batchProgress, or a page's own task call such as
+ * the abnormal alarms' range reboot, read with that page's permission key).
+ */
+import { Badge, Group, Loader, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { BatchProgress } from '@shared/schemas/batch-operations';
+import { progressFinished, progressPercent } from '@client/lib/batch-progress';
+import { useReasonLabel } from '@client/lib/batch-reasons';
+
+export function BatchProgressView({ query }: { query: UseQueryResult<BatchProgress, Error> }) {
+  const { t } = useTranslation('miners');
+  const reasonLabel = useReasonLabel();
+  const p = query.data;
+  if (!p) return query.isError ? <Text c="red">{query.error.message}</Text> : <Loader size="sm" />;
+  const finished = progressFinished(p);
+  return (
+    <Stack gap="xs" data-testid="batch-progress">
+      <Group justify="space-between">
+        <Text fw={500}>{t(`batch.ops.${p.op}`, { defaultValue: p.op })}</Text>
+        <Badge color={finished ? 'green' : 'blue'} variant="light" data-testid="batch-progress-status">
+          {t(`batch.progress.status.${finished ? 'done' : p.status}`)}
+        </Badge>
+      </Group>
+      <Progress value={progressPercent(p)} animated={!finished} aria-label={t('batch.progress.title')} />
+      <Text size="sm" data-testid="batch-progress-count">
+        {t('batch.progress.done', { done: p.done, total: p.total })}
+      </Text>
+      <Text size="sm" fw={500} c="green">
+        {t('batch.progress.successes', { count: p.successes.length })}
+      </Text>
+      {p.successes.length > 0 && (
+        <ScrollArea.Autosize mah={100}>
+          <Text size="xs" ff="monospace" data-testid="batch-progress-successes">
+            {p.successes.join(', ')}
+          </Text>
+        </ScrollArea.Autosize>
+      )}
+      <Text size="sm" fw={500} c={p.failures.length ? 'red' : 'dimmed'}>
+        {t('batch.progress.failures', { count: p.failures.length })}
+      </Text>
+      {p.failures.length > 0 && (
+        <ScrollArea.Autosize mah={220}>
+          <Table striped withRowBorders={false} fz="xs" data-testid="batch-progress-failures">
+            <Table.Tbody>
+              {p.failures.map((f) => (
+                <Table.Tr key={f.ip}>
+                  <Table.Td ff="monospace">{f.ip}</Table.Td>
+                  <Table.Td>{reasonLabel(f.reason)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      )}
+    </Stack>
+  );
+}
