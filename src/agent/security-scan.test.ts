@@ -1,12 +1,16 @@
+import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { securityFindings } from '@shared/security-scan';
 import { READ_ONLY_PACING, pacingFor } from './executor';
-import { MAX_EVENT_GROUPS, parseSshEvents, probeSsh, sshSource } from './security-scan';
+import type { DriverEnv, MinerHandle } from './miner-types';
+import { HttpError } from './protocols/http-client';
+import { MAX_EVENT_GROUPS, parseSshEvents, probeSsh, readSecurityLog, sshSource } from './security-scan';
 
 /**
- * The security scan's pure log parser on log excerpts as miners write them (dropbear on Antminer firmware, OpenSSH
- * on custom builds, kernel noise around them), and the SSH port probe against tiny servers on loopback.
+ * The security scan's pure log parser on log excerpts as miners write them (dropbear on Antminer firmware and in
+ * VNish's busybox syslog, OpenSSH on custom builds, kernel noise around them), the choice of log per firmware
+ * (VNish's log API against tiny HTTP servers), and the SSH port probe against tiny servers on loopback.
  */
 
 const DROPBEAR_LOG = `
@@ -70,6 +74,33 @@ describe('parseSshEvents', () => {
     expect(securityFindings({ sshOpen: false, logRead: true, events })).toEqual(['ssh-login', 'ssh-brute-force']);
   });
 
+  it('reads dropbear in VNish\'s busybox syslog (host, facility.level, program before the text)', () => {
+    const log = [
+      "Nov  8 11:58:50 Antminer syslog.info syslogd started: BusyBox v1.31.1",
+      "Nov  8 11:58:50 Antminer kern.notice kernel: Linux version 4.9.113 (2025-12-22 19:12:30)",
+      "Nov  8 11:58:53 Antminer authpriv.info dropbear[312]: Running in background",
+      "Nov 28 12:00:00 Antminer authpriv.info dropbear[1234]: Child connection from 203.0.113.45:51234",
+      ...[1, 2, 3].map((k) => `Nov 28 12:00:0${k} Antminer authpriv.warn dropbear[1234]: Bad password attempt for 'root' from 203.0.113.45:51234`),
+      "Nov 28 12:00:04 Antminer authpriv.info dropbear[1234]: Exit before auth from <203.0.113.45:51234>: Exited normally",
+      ...[5, 6, 7, 8, 9].map((k) => `Nov 28 12:00:1${k} Antminer authpriv.warn dropbear[1240]: Bad password attempt for 'root' from ::ffff:203.0.113.45:51301`),
+      "Nov 28 12:00:21 Antminer authpriv.notice dropbear[1240]: Password auth succeeded for 'root' from 203.0.113.45:51301",
+      "Nov 28 12:00:22 Antminer authpriv.warn dropbear[1250]: Login attempt for nonexistent user from 198.51.100.2:40000",
+      "Nov 28 12:00:30 Antminer daemon.info xminer-api: auth ok for web client 10.20.7.5",
+      "Nov 28 12:01:00 Antminer user.notice cgminer[900]: Accepted 00000000a1b2 Diff 65536/4096",
+    ].join('\n');
+    expect(parseSshEvents(log)).toEqual([
+      { kind: 'failed', source: '203.0.113.45', user: 'root', count: 8, lastLine: "Nov 28 12:00:19 Antminer authpriv.warn dropbear[1240]: Bad password attempt for 'root' from ::ffff:203.0.113.45:51301" },
+      { kind: 'login', source: '203.0.113.45', user: 'root', count: 1, lastLine: "Nov 28 12:00:21 Antminer authpriv.notice dropbear[1240]: Password auth succeeded for 'root' from 203.0.113.45:51301" },
+      { kind: 'failed', source: '198.51.100.2', count: 1, lastLine: 'Nov 28 12:00:22 Antminer authpriv.warn dropbear[1250]: Login attempt for nonexistent user from 198.51.100.2:40000' },
+    ]);
+    // VNish keeps SSH on by design: the open port is no finding, the brute force and the login are
+    expect(securityFindings({ sshOpen: true, sshExpected: true, logRead: true, events: parseSshEvents(log) })).toEqual(['ssh-login', 'ssh-brute-force']);
+    // OpenSSH in the same syslog format
+    expect(parseSshEvents('Nov 28 12:00:01 miner authpriv.info sshd[77]: Accepted password for root from 198.51.100.9 port 40022 ssh2')).toEqual([
+      expect.objectContaining({ kind: 'login', source: '198.51.100.9', user: 'root', count: 1 }),
+    ]);
+  });
+
   it('finds nothing in a clean kernel log', () => {
     const clean = ['Booting Linux on physical CPU 0x0', 'Linux version 4.9.113', 'Chain 0 ASIC 126 chips, freq 490', 'auth: nothing', 'Failed to set fan pwm'].join('\n');
     expect(parseSshEvents(clean)).toEqual([]);
@@ -99,6 +130,69 @@ describe('parseSshEvents', () => {
     expect(sshSource('fe80::1', true)).toBe('fe80::1');
     expect(sshSource('attacker.example.net:4000', true)).toBe('attacker.example.net');
     expect(sshSource('$(rm -rf /)', false)).toBeNull();
+  });
+});
+
+describe('readSecurityLog', () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+  });
+  /** A VNish web API whose logs answer as `logs` says (status and text per log name); records the paths asked. */
+  async function vnishApi(logs: Record<string, [number, string]>): Promise<{ env: DriverEnv; asked: string[] }> {
+    const asked: string[] = [];
+    const server = http.createServer((req, res) => {
+      asked.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`);
+      const [status, text] = logs[(req.url ?? '').replace('/api/v1/logs/', '')] ?? [404, '{"err":"not found"}'];
+      res.writeHead(status, { 'Content-Type': 'text/plain' }).end(text);
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as net.AddressInfo).port;
+    const env: DriverEnv = {
+      ports: { rpc: 1, web: port, whatsminerV3: 1 }, credentials: { antminer: [], whatsminer: [], braiins: [], vnish: [], luxos: [] },
+      connectTimeoutMs: 1000, rpcTimeoutMs: 1000, webTimeoutMs: 1000, detailEveryCycles: 5,
+    };
+    return { env, asked };
+  }
+  const handle = (family: MinerHandle['id']['family']): MinerHandle => ({
+    id: { ip: '127.0.0.1', family, make: 'Antminer', model: 'S21 Pro', reportedModel: 'Antminer S21 Pro (Vnish 1.2.7)', firmwareVersion: '1.2.7', compileTime: null },
+    cycle: 0,
+  });
+  const SYSLOG = "Nov 28 12:00:01 Antminer authpriv.warn dropbear[1234]: Bad password attempt for 'root' from 203.0.113.45:51234\n";
+
+  it('reads VNish\'s messages log without auth, and nothing else when it has text', async () => {
+    const { env, asked } = await vnishApi({ messages: [200, SYSLOG], system: [200, 'other'] });
+    expect(await readSecurityLog(handle('vnish'), env)).toEqual({ content: SYSLOG, source: '/api/v1/logs/messages' });
+    expect(asked).toEqual(['GET /api/v1/logs/messages -']);
+  });
+
+  it('falls back to VNish\'s system log when messages is not served or empty', async () => {
+    for (const messages of [[404, '{"err":"not found"}'], [500, '{"err":"boom"}'], [200, ' \n']] as [number, string][]) {
+      const { env, asked } = await vnishApi({ messages, system: [200, SYSLOG] });
+      expect(await readSecurityLog(handle('vnish'), env), JSON.stringify(messages)).toEqual({ content: SYSLOG, source: '/api/v1/logs/system' });
+      expect(asked).toEqual(['GET /api/v1/logs/messages -', 'GET /api/v1/logs/system -']);
+    }
+  });
+
+  it('an empty VNish log is read as empty; no log served is an HTTP error; a dead port fails at once', async () => {
+    const empty = await vnishApi({ messages: [200, ''] });
+    expect(await readSecurityLog(handle('vnish'), empty.env)).toEqual({ content: '', source: '/api/v1/logs/messages' });
+
+    const none = await vnishApi({ messages: [404, ''], system: [403, ''] });
+    const e = await readSecurityLog(handle('vnish'), none.env).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(HttpError);
+    expect(e).toMatchObject({ kind: 'http-status', status: 404 });
+
+    await new Promise((r) => servers.pop()!.close(r));
+    const dead = await readSecurityLog(handle('vnish'), none.env).catch((x: unknown) => x);
+    expect(dead).toMatchObject({ kind: 'refused' });
+  });
+
+  it('reads no log on Braiins OS or LuxOS (the reference documents none)', async () => {
+    const { env, asked } = await vnishApi({ messages: [200, SYSLOG] });
+    for (const family of ['braiins', 'luxos'] as const) await expect(readSecurityLog(handle(family), env)).rejects.toMatchObject({ reason: 'unsupported-op' });
+    expect(asked).toEqual([]);
   });
 });
 

@@ -4,14 +4,15 @@
  * SSH server answering on a miner, or SSH logins / runs of failed passwords in its log, are what a hijacked miner
  * looks like. Per miner the agent
  * - connects to the SSH port and reads the identification line ("SSH-2.0-dropbear_2020.81"): probeSsh;
- * - reads the kernel/system log through the stock web CGI (readMinerLog, digest auth) and picks out the dropbear
- *   and OpenSSH lines of logins and failed attempts, grouped per source address: parseSshEvents.
+ * - reads the miner's log where its firmware serves one (readSecurityLog) and picks out the dropbear and OpenSSH
+ *   lines of logins and failed attempts, grouped per source address: parseSshEvents.
  * It only reports what it saw; the server derives the findings (securityFindings) and keeps the records.
  */
 import net from 'node:net';
 import { DEFAULT_SSH_PORT, type SecurityScanReport, type SshLogEvent } from '@shared/security-scan';
-import { readMinerLog } from './history-log';
-import type { DriverEnv, MinerHandle } from './miner-types';
+import { readVnishSystemLog } from './families/vnish';
+import { type MinerLog, readMinerLog } from './history-log';
+import { type DriverEnv, type MinerHandle, OpError } from './miner-types';
 import { HttpError } from './protocols/http-client';
 
 /** At most this many groups per report (the schema's limit), the most frequent kept. */
@@ -177,12 +178,36 @@ export function probeSsh(ip: string, port: number, timeoutMs: number): Promise<S
 
 // ---------------------------------------------------------------- one miner
 
+/**
+ * The log that shows the miner's SSH logins, per firmware (miner-protocols.md):
+ * - stock Antminer: the kernel/system log of the web CGI (get_kernel_log.cgi, then log.cgi; digest auth), dropbear's
+ *   lines dated "2024-11-22 05:00:03 dropbear[2211]: …";
+ * - VNish: its syslog, served without auth at /api/v1/logs/messages (then /system; §6.2), busybox's format
+ *   "Nov 28 12:00:01 Antminer authpriv.warn dropbear[1234]: …";
+ * - Braiins OS and LuxOS: none. The reference documents no log endpoint for either (Braiins OS's REST and gRPC APIs
+ *   list a miner error list and a support archive of undocumented content, LuxOS's RPC no command that reads a log),
+ *   so only their SSH port is checked, and that port is open by design.
+ * An endpoint the reference does not document is not guessed at.
+ * Throws OpError unsupported-op where there is none (the report then says the log was not read).
+ */
+export function readSecurityLog(h: MinerHandle, env: DriverEnv): Promise<MinerLog> {
+  switch (h.id.family) {
+    case 'antminer-stock':
+      return readMinerLog(h, env);
+    case 'vnish':
+      return readVnishSystemLog(h, env);
+    default:
+      return Promise.reject(new OpError('unsupported-op', `no log to read on ${h.id.family}`));
+  }
+}
+
 /** Network failures of the log read: with the SSH port closed too, the miner is not reachable at all. */
 const NETWORK_KINDS = new Set(['refused', 'unreachable', 'reset', 'timeout']);
 
 /**
- * Scans one miner: the SSH port (env.ports.ssh, default 22) and its log, side by side (two connections). A log that
- * cannot be read (refused login, HTTP error, a firmware without the CGI) still gives a report, with logRead false;
+ * Scans one miner: the SSH port (env.ports.ssh, default 22) and its log (readSecurityLog), side by side (two
+ * connections). A log that cannot be read (refused login, HTTP error, a firmware without one) still gives a report,
+ * with logRead false;
  * only a miner that answers neither on SSH nor on its web port throws (the target fails with the usual
  * unreachable/timeout reason, executor.ts reasonOf).
  */
@@ -190,7 +215,7 @@ export async function scanMinerSecurity(h: MinerHandle, env: DriverEnv): Promise
   const port = env.ports.ssh ?? DEFAULT_SSH_PORT;
   const [probe, log] = await Promise.all([
     probeSsh(h.id.ip, port, Math.max(1000, env.connectTimeoutMs + 2000)),
-    readMinerLog(h, env).then(
+    readSecurityLog(h, env).then(
       (l) => ({ ok: true as const, content: l.content }),
       (e: unknown) => ({ ok: false as const, error: e }),
     ),

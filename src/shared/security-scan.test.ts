@@ -10,6 +10,16 @@ describe('security scan rules', () => {
     expect(securityScanSupported(null, 'S19j Pro')).toBe(true);
   });
 
+  it('covers the hardware whatever its firmware: VNish and Braiins OS Antminers as the agent stores them', () => {
+    // the agent stores a VNish unit as make Antminer, model "S21 Pro" (agent/families/vnish.ts); the raw Type passes too
+    expect(securityScanSupported('Antminer', 'S21 Pro')).toBe(true);
+    expect(securityScanSupported('Antminer', 'Antminer S21 Pro (Vnish 1.2.7)')).toBe(true);
+    expect(securityScanSupported('Antminer', 'Antminer S19j Pro (Vnish 1.2.6) AML')).toBe(true);
+    expect(securityScanSupported('Antminer', 'Bitmain Antminer S19j Pro')).toBe(true);
+    expect(securityScanSupported('Antminer', 'Antminer S17 Pro (Vnish 1.2.6)')).toBe(false);
+    expect(securityScanSupported('Antminer', 'T17')).toBe(false);
+  });
+
   it('derives the findings, most serious first', () => {
     const base: SecurityScanReport = { sshOpen: false, logRead: true, events: [] };
     expect(securityFindings(base)).toEqual([]);

@@ -10,8 +10,10 @@ import { normaliseModelKey } from './miner-capabilities';
  * stock miner, a log showing SSH logins, or a run of failed SSH passwords are what farms find on a hijacked miner
  * (the worker redirected, a miner script dropped in). The agent looks at two things per miner:
  * - the SSH port: does an SSH server answer (its banner, "SSH-2.0-…")?
- * - the kernel/system log (get_kernel_log.cgi / log.cgi): dropbear and OpenSSH lines of logins and failed
- *   passwords, per source address.
+ * - the miner's log: dropbear and OpenSSH lines of logins and failed passwords, per source address. Stock firmware
+ *   serves its kernel/system log through the web CGI (get_kernel_log.cgi / log.cgi), VNish its syslog through its
+ *   web API (/api/v1/logs/messages, else /system); Braiins OS and LuxOS document no log endpoint, so on them only
+ *   the port is checked (agent/security-scan.ts readSecurityLog).
  * It reports what it saw (SecurityScanReport, with the task result); the server derives the findings
  * (securityFindings) and keeps one record per miner until a user marks it processed.
  */
@@ -34,8 +36,9 @@ export const DEFAULT_SSH_PORT = 22;
 
 /**
  * Miners the scan covers: Antminers of the S19 generation and later (S19, S19j Pro, S19 XP, S19 XP Hyd, S21, T21,
- * and their later kin S23/T23 …). Older models (S17, T17, S9 …) and other makes are refused with
- * 'model-not-supported'.
+ * and their later kin S23/T23 …), whatever firmware they run: the make and model are the hardware's (the agent
+ * stores a VNish "Antminer S21 Pro (Vnish 1.2.7)" as Antminer "S21 Pro"; the raw string passes too). Older models
+ * (S17, T17, S9 …) and other makes are refused with 'model-not-supported'.
  */
 export function securityScanSupported(make: string | null | undefined, model: string | null | undefined): boolean {
   if (!model) return false;

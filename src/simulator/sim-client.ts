@@ -135,7 +135,8 @@ export async function simControl(controlPort: number, method: 'GET' | 'POST', pa
 /**
  * Puts a fault on one miner, or clears it (`on` false), through the control API (POST /miners/:ip/fault); resolves
  * with the miner's snapshot. E.g. `setSimFault(port, ip, 'ssh-intrusion')` hijacks a unit: SSH answers and its log
- * shows a brute-forced root login; `setSimFault(port, ip, 'ssh-intrusion', false)` closes SSH again.
+ * shows a brute-forced root login; `setSimFault(port, ip, 'ssh-intrusion', false)` closes SSH again (on stock
+ * firmware: Braiins OS, VNish and LuxOS keep it open by design).
  */
 export function setSimFault(controlPort: number, ip: string, kind: FaultKind, on = true): Promise<Record<string, unknown>> {
   return simControl(controlPort, 'POST', `/miners/${encodeURIComponent(ip)}/fault`, { kind, on });

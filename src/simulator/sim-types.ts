@@ -4,7 +4,8 @@ export type SimFamily = 'antminer-stock' | 'whatsminer' | 'braiins' | 'vnish' | 
 
 /**
  * Faults the simulator can put on a miner. All but `ssh-intrusion` touch mining (hashrate, boards, fans, pools);
- * `ssh-intrusion` is a hijacked unit: SSH answers and its log shows a brute-forced root login (security scan).
+ * `ssh-intrusion` is a hijacked unit: SSH answers and its log shows a brute-forced root login (security scan; the
+ * stock kernel log, VNish's syslog).
  */
 export type FaultKind =
   | 'fan-failure' | 'missing-chip' | 'board-down' | 'high-temp'

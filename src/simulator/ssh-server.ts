@@ -6,13 +6,17 @@ import { SLOW_REPLY_MS } from './sim-types';
 /**
  * The fleet's single SSH listener (port 22), for the agent's security scan: one socket serves every simulated
  * miner, chosen by the local address dialled. It speaks only the first step of SSH, the server's identification
- * line, which is all the scan reads. A miner whose SSH is open (SimMiner.sshOpen: the `ssh-intrusion` fault) sends
- * what a stock Antminer with dropbear enabled sends, ignores what the client writes and hangs up after a short
- * while; a miner with SSH closed (every unit by default), a dark one, or an address without a miner is reset at
- * once without a byte (a real closed port refuses the connection; a shared listener can only reset it).
+ * line, which is all the scan reads. A miner whose SSH is open (SimMiner.sshOpen: Braiins OS, VNish and LuxOS units
+ * always, stock ones with the `ssh-intrusion` fault) sends what a stock Antminer with dropbear enabled sends, ignores
+ * what the client writes and hangs up after a short while; a stock miner with SSH closed (the default), a dark one,
+ * or an address without a miner is reset at once without a byte (a real closed port refuses the connection; a shared
+ * listener can only reset it).
  */
 
-/** The identification line of the dropbear build on S19/S21 stock firmware. */
+/**
+ * The identification line of the dropbear build on S19/S21 stock firmware. Every family sends it: the reference does
+ * not say which SSH server build the other firmware ships, and the scan does not judge by the banner.
+ */
 export const SIM_SSH_BANNER = 'SSH-2.0-dropbear_2020.81';
 /** An open connection is closed this long after the banner (dropbear would wait for the key exchange). */
 const HOLD_MS = 3000;

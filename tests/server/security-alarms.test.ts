@@ -4,7 +4,8 @@
  * results become records (login, brute force, SSH open), brought up to date by later scans, kept suspicious until
  * processed, not reopened by the same old evidence but reopened by new; the scan history counts what each scan found;
  * reboot by range is a batchReboot of the farm's miners in the range. Bad input changes nothing; 13000 reads, 13500
- * operates; another farm's member gets 403.
+ * operates; another farm's member gets 403. VNish units of the S19 model and above are scanned as well; their SSH,
+ * open by design, is no finding, their log's evidence is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@shared/schemas/common';
@@ -272,5 +273,39 @@ describe('security alarms (suspicious SSH)', () => {
     expect(after).toEqual({ suspicious: counts.suspicious, processed: 0 });
     const results = await t.db.selectFrom('agent_task_results').innerJoin('agent_tasks', 'agent_tasks.id', 'agent_task_results.task_id').select('agent_tasks.op').where('agent_tasks.op', '=', 'security-scan').execute();
     expect(results).toEqual([]);
+  });
+
+  it('scans VNish Antminers of the S19 model and above as the agent stores them; their SSH by design is no finding', async () => {
+    // the agent stores "Antminer S21 Pro (Vnish 1.2.7)" as make Antminer, model S21 Pro, family vnish; a VNish S17 Pro stays out
+    const takenAt = new Date().toISOString();
+    const vnish = (i: number, model: string) => ({ ...minerSnapshot(i, { takenAt }), make: 'Antminer', model, family: 'vnish' as const, firmwareVersion: '1.2.7', compileTime: '2025-12-22T19:12:30.000Z' });
+    const up = await uploadBatch(t.app, farm, { agentVersion: '1.4.2', batchSeq: 2, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots: [vnish(20, 'S21 Pro'), vnish(21, 'S17 Pro')] });
+    expect(up.statusCode, up.body).toBe(200);
+    const before = (await list()).counts;
+    const scan = await startScan({ ipBegin: ip(20), ipEnd: ip(21) });
+    expect(scan).toMatchObject({ targets: 1, skipped: { offline: 0, unsupported: 1 } });
+
+    const open: SecurityScanReport = { sshOpen: true, banner: 'SSH-2.0-dropbear_2020.81', sshExpected: true, logRead: true, events: [] };
+    await agentAnswers(scan.taskId, { [ip(20)]: open });
+    expect((await list()).counts).toEqual(before);
+    expect((await scans()).list[0]).toMatchObject({ taskId: scan.taskId, targets: 1, done: 1, failed: 0, found: 0 });
+
+    // the same unit's syslog with the intruder's run: a record with the login and the brute force, not the open port
+    const again = await startScan({ ipBegin: ip(20), ipEnd: ip(21) });
+    const syslog = (level: string, what: string) => `Nov 28 12:00:01 Antminer authpriv.${level} dropbear[1234]: ${what} for 'root' from 203.0.113.45:51234`;
+    await agentAnswers(again.taskId, {
+      [ip(20)]: {
+        ...open,
+        events: [
+          { kind: 'failed', source: '203.0.113.45', user: 'root', count: 8, lastLine: syslog('warn', 'Bad password attempt') },
+          { kind: 'login', source: '203.0.113.45', user: 'root', count: 1, lastLine: syslog('notice', 'Password auth succeeded') },
+        ],
+      },
+    });
+    const page = await list({ keyword: ip(20) });
+    expect(page.list).toEqual([expect.objectContaining({ ip: ip(20), model: 'S21 Pro', status: 'suspicious', kinds: ['ssh-login', 'ssh-brute-force'] })]);
+    expect(page.list[0]!.report).toMatchObject({ sshExpected: true, logRead: true });
+    expect((await list()).counts).toEqual({ ...before, suspicious: before.suspicious + 1 });
+    expect((await scans()).list[0]).toMatchObject({ taskId: again.taskId, found: 1 });
   });
 });

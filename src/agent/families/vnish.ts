@@ -1,5 +1,6 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { displayModel, lookupModel } from '../catalogue';
+import { type MinerLog, tailBytes } from '../history-log';
 import { OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
@@ -203,6 +204,36 @@ export const vnishDriver: FamilyDriver = {
     await authed(() => rest(h, env).call('POST', '/api/v1/settings', { miner: { cooling } }));
   },
 };
+
+/**
+ * The logs VNish serves as text without auth (§6.2 `GET /api/v1/logs/{status|miner|autotune|system|messages|api}`)
+ * that the system's daemons, dropbear among them, write to, in the order read. The reference names the logs but not
+ * their content: `messages` is the name of the file busybox syslogd writes (/var/log/messages, every facility,
+ * authpriv included), so it comes first; `system` is the likeliest other home of the syslog and is read when
+ * `messages` is not served or empty. The others are named after the mining process, its autotune and its API.
+ */
+export const VNISH_SYSTEM_LOGS = ['/api/v1/logs/messages', '/api/v1/logs/system'] as const;
+
+/**
+ * Reads the VNish system log (VNISH_SYSTEM_LOGS, the first that answers with text; the last HISTORY_LOG_MAX_BYTES).
+ * A network failure ends it at once (the other path is on the same port); an HTTP error from every path throws
+ * HttpError http-status; an empty log read is an empty log.
+ */
+export async function readVnishSystemLog(h: MinerHandle, env: DriverEnv): Promise<MinerLog> {
+  let empty: MinerLog | null = null;
+  let failed: HttpError | null = null;
+  for (const path of VNISH_SYSTEM_LOGS) {
+    const res = await httpRequest(h.id.ip, env.ports.web, path, { timeoutMs: Math.max(env.webTimeoutMs, 15000) });
+    if (res.status < 200 || res.status >= 300) {
+      failed ??= new HttpError('http-status', `${path}: HTTP ${res.status}`, res.status);
+      continue;
+    }
+    if (res.body.trim()) return { content: tailBytes(res.body), source: path };
+    empty ??= { content: '', source: path };
+  }
+  if (empty) return empty;
+  throw failed ?? new OpError('unsupported-op', 'the miner serves no system log');
+}
 
 async function authed<T>(fn: () => Promise<T>): Promise<T> {
   try {

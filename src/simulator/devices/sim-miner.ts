@@ -1,4 +1,5 @@
 import type { MinerModel } from '@shared/miner-models';
+import { SSH_BY_DESIGN_FAMILIES } from '@shared/security-scan';
 import { hashFloat } from '../rng';
 import type { FaultKind, MinerState, NetQuirk, SimEnv, SimFamily, SimPool, WorkMode } from '../sim-types';
 
@@ -71,6 +72,20 @@ function allOk(n: number): string {
 
 interface ActiveFault { since: number; until: number }
 
+/**
+ * One line of the unit's log, kept apart from how its firmware writes it: stock firmware prints the kernel log with a
+ * date in front (SimMiner.logLines), VNish a busybox syslog with host, facility.level and program (devices/vnish.ts).
+ */
+export interface SimLogEntry {
+  /** When it was written (ms). */
+  at: number;
+  text: string;
+  /** The daemon that wrote it, as syslog names it ("dropbear[2211]"); none: the mining process. */
+  proc?: string;
+  /** Its syslog facility.level ("authpriv.warn"), when proc is set. */
+  prio?: string;
+}
+
 /** The brute-forcing host of the `ssh-intrusion` fault (TEST-NET-3, never a real peer). */
 export const SSH_INTRUDER = '203.0.113.45';
 /** Failed root passwords the intruder's run shows before its login succeeds. */
@@ -107,7 +122,10 @@ export class SimMiner {
   whatsminer: { adminPassword: string; salt: string; apiSwitch: boolean; powerLimit: number; v3Password: string };
   bootAt: number;
   readonly boardSns: string[];
+  /** The stock kernel log's lines, dated (get_kernel_log.cgi / log.cgi); log() writes them with logEntries. */
   readonly logLines: string[] = [];
+  /** The log since boot, for firmware that formats it its own way (VNish syslog); at most 50 lines, as logLines. */
+  readonly logEntries: SimLogEntry[] = [];
 
   private readonly env: SimEnv;
   private readonly faults = new Map<FaultKind, ActiveFault>();
@@ -179,10 +197,11 @@ export class SimMiner {
 
   /**
    * Does the unit's SSH server (dropbear) answer? Stock firmware ships with it off; a hijacked unit
-   * (`ssh-intrusion`) keeps it on, across reboots, until the fault is cleared (re-flashed).
+   * (`ssh-intrusion`) keeps it on, across reboots, until the fault is cleared (re-flashed). Braiins OS, VNish and
+   * LuxOS ship with it on (SSH_BY_DESIGN_FAMILIES), hijacked or not.
    */
   get sshOpen(): boolean {
-    return this.state === 'online' && this.faults.has('ssh-intrusion');
+    return this.state === 'online' && (this.faults.has('ssh-intrusion') || SSH_BY_DESIGN_FAMILIES.includes(this.family));
   }
 
   /** Process is hashing (not sleeping, not broken). */
@@ -261,6 +280,7 @@ export class SimMiner {
     this.tokens.clear();
     // the kernel log starts again with the boot
     this.logLines.length = 0;
+    this.logEntries.length = 0;
     this.log('system reboot requested');
   }
 
@@ -293,10 +313,13 @@ export class SimMiner {
     this.log(`upgrade firmware to ${fw.version}`);
   }
 
-  log(line: string, atMs = this.env.now()): void {
+  /** Adds a line to the log; `from` names the daemon that wrote it when that is not the mining process. */
+  log(line: string, atMs = this.env.now(), from?: { proc: string; prio: string }): void {
     const d = new Date(atMs).toISOString().replace('T', ' ').slice(0, 19);
-    this.logLines.push(`${d} ${line}`);
+    this.logLines.push(`${d} ${from ? `${from.proc}: ` : ''}${line}`);
     if (this.logLines.length > 50) this.logLines.splice(0, this.logLines.length - 50);
+    this.logEntries.push(from ? { at: atMs, text: line, ...from } : { at: atMs, text: line });
+    if (this.logEntries.length > 50) this.logEntries.splice(0, this.logEntries.length - 50);
   }
 
   /** Advance smoothed values; called by the fleet's single tick loop. O(1). */
@@ -483,21 +506,22 @@ export class SimMiner {
   /**
    * What dropbear logs for a password brute force that got in: SSH_INTRUSION_FAILS bad root passwords from
    * SSH_INTRUDER over the last minutes, three per connection (one dropbear process each, the client hanging up
-   * after its third), then the login on the last connection.
+   * after its third), then the login on the last connection. dropbear logs to syslog's authpriv facility, a bad
+   * password as a warning, a login as a notice and the rest as info (what a syslog shows in its facility.level).
    */
   private logIntrusion(): void {
     const steps = SSH_INTRUSION_FAILS + 1;
     let at = this.env.now() - steps * 7000;
     for (let conn = 0; conn * 3 < steps; conn++) {
-      const pid = 1800 + Math.floor(hashFloat(this.env.seed, this.index, 91, conn) * 6000);
+      const proc = `dropbear[${1800 + Math.floor(hashFloat(this.env.seed, this.index, 91, conn) * 6000)}]`;
       const peer = `${SSH_INTRUDER}:${40000 + Math.floor(hashFloat(this.env.seed, this.index, 92, conn) * 20000)}`;
-      this.log(`dropbear[${pid}]: Child connection from ${peer}`, at);
+      this.log(`Child connection from ${peer}`, at, { proc, prio: 'authpriv.info' });
       for (let k = conn * 3; k < Math.min(steps, conn * 3 + 3); k++) {
         at += 7000;
-        const what = k < SSH_INTRUSION_FAILS ? 'Bad password attempt' : 'Password auth succeeded';
-        this.log(`dropbear[${pid}]: ${what} for 'root' from ${peer}`, at);
+        if (k < SSH_INTRUSION_FAILS) this.log(`Bad password attempt for 'root' from ${peer}`, at, { proc, prio: 'authpriv.warn' });
+        else this.log(`Password auth succeeded for 'root' from ${peer}`, at, { proc, prio: 'authpriv.notice' });
       }
-      if (conn * 3 + 3 < steps) this.log(`dropbear[${pid}]: Exit before auth from <${peer}>: Exited normally`, at + 1000);
+      if (conn * 3 + 3 < steps) this.log(`Exit before auth from <${peer}>: Exited normally`, at + 1000, { proc, prio: 'authpriv.info' });
     }
   }
 

@@ -207,6 +207,60 @@ function applySettings(m: SimMiner, body: JsonObject): void {
   }
 }
 
+// ------------------------------------------------------------------ logs
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** busybox syslogd's time stamp, "Nov  8 12:00:01" (the day padded with a space); UTC here, a unit writes local time. */
+function syslogTime(ms: number): string {
+  const d = new Date(ms);
+  return `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${d.toISOString().slice(11, 19)}`;
+}
+
+const isoTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+
+/**
+ * `GET /api/v1/logs/{status|miner|autotune|system|messages|api}` (§6.2: text, no auth). The reference names the logs
+ * but not what they hold; the simulator assumes what the firmware's busybox userland writes. `messages` is syslogd's
+ * file: the boot, then every daemon's lines as `<time> <host> <facility.level> <program[pid]>: <text>`, dropbear's
+ * logins and failed passwords among them (authpriv). `miner` holds the mining process's lines; the others are a few
+ * lines of status. All start again with a reboot (SimMiner.reboot empties the log). null: no such log.
+ */
+export function vnishLog(m: SimMiner, name: string): string | null {
+  const entries = m.logEntries;
+  const boot = Math.min(m.bootAt, entries[0]?.at ?? m.bootAt);
+  const host = m.network.hostname;
+  let lines: string[];
+  switch (name) {
+    case 'messages':
+      lines = [
+        `${syslogTime(boot)} ${host} syslog.info syslogd started: BusyBox v1.31.1`,
+        `${syslogTime(boot)} ${host} kern.notice kernel: Linux version 4.9.113 (${m.firmware.compileTime})`,
+        `${syslogTime(boot + 3000)} ${host} authpriv.info dropbear[312]: Running in background`,
+        ...entries.filter((e) => e.proc).map((e) => `${syslogTime(e.at)} ${host} ${e.prio ?? 'daemon.info'} ${e.proc}: ${e.text}`),
+      ];
+      break;
+    case 'miner':
+      lines = [`[${isoTime(m.bootAt)}] ${typeString(m)} started`, ...entries.filter((e) => !e.proc).map((e) => `[${isoTime(e.at)}] ${e.text}`)];
+      break;
+    case 'system':
+      lines = [`[${isoTime(boot)}] system: Vnish ${m.firmware.version} booted`, `[${isoTime(boot + 2000)}] network: eth0 ${m.network.ip} (${m.network.dhcp ? 'dhcp' : 'static'})`];
+      break;
+    case 'status':
+      lines = [`[${isoTime(m.bootAt)}] miner state: ${minerState(m)}`];
+      break;
+    case 'autotune':
+      lines = [`[${isoTime(m.bootAt)}] autotune: preset ${presetOf(m)} W, tuned`];
+      break;
+    case 'api':
+      lines = [`[${isoTime(boot + 2000)}] api: listening on :80`];
+      break;
+    default:
+      return null;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 export function vnishWeb(m: SimMiner, req: WebRequest, env: SimEnv): WebReply {
   const now = env.now();
   const path = req.path.replace(/\/+$/, '') || '/';
@@ -236,7 +290,10 @@ export function vnishWeb(m: SimMiner, req: WebRequest, env: SimEnv): WebReply {
     default:
       break;
   }
-  if (path.startsWith('/api/v1/logs/')) return textReply(`${m.logLines.join('\n')}\n`);
+  if (path.startsWith('/api/v1/logs/')) {
+    const text = vnishLog(m, path.slice('/api/v1/logs/'.length));
+    return text === null ? err(404, 'not found') : textReply(text);
+  }
   if (!path.startsWith('/api/v1/')) return err(404, 'not found');
   if (!authed()) return err(401, 'unauthorized');
   switch (path) {

@@ -1,8 +1,8 @@
 /**
  * Abnormal alarms: suspicious SSH behaviour (spec 3 §2 /alarm/security; shared/schemas/security.ts; migration
- * 202611230490). A scan is an agent task (op security-scan) over the farm's online miners the scan covers (S19 and
- * newer, shared/security-scan.ts); each miner's result carries what the agent saw, and recordSecurityResults turns
- * it into records:
+ * 202611230490). A scan is an agent task (op security-scan) over the farm's online miners the scan covers (Antminers
+ * of the S19 model and newer, on stock firmware or not: shared/security-scan.ts securityScanSupported on the stored
+ * make and model); each miner's result carries what the agent saw, and recordSecurityResults turns it into records:
  * - findings on a miner with a suspicious record: that record is brought up to date (kinds, report, last scan);
  * - findings on a miner without one: a new suspicious record — unless a processed record has the very same evidence
  *   (fingerprint): the log still holds the lines a user already dealt with, and that is not new;
