@@ -108,6 +108,23 @@ describe('pool configuration file', () => {
 
     const bad = await download(admin, { ips: '10.0.0.300' });
     expect(bad.statusCode).toBe(400);
+
+    // A selection of "all matching" (a hosting customer's miners can be thousands): the filter, less the unticked.
+    const models = await t.db.selectFrom('miners').select(['ip', 'model']).where('agent_key', '=', KEY).execute();
+    const model = models[0]!.model!;
+    const matching = models.filter((m) => m.model === model).map((m) => m.ip);
+    expect(matching.length).toBeGreaterThan(2);
+    const [unticked, ...kept] = [...matching].sort((a, b) => Number(a.split('.')[3]) - Number(b.split('.')[3]));
+    const filtered = await download(admin, { filter: JSON.stringify({ model }), exclude: unticked! });
+    expect(filtered.statusCode, filtered.body).toBe(200);
+    expect((await sheetOf(filtered.rawPayload)).slice(1).map((r) => r[0])).toEqual(kept);
+    // One target at most; exclude only narrows a filter; a filter that is not the list's is refused.
+    const refusals: Record<string, string>[] = [{ ips: ip(1), filter: JSON.stringify({ model }) }, { exclude: ip(1) }, { filter: '{"status":"asleep"}' }];
+    for (const query of refusals) {
+      const refused = await download(admin, query);
+      expect(refused.statusCode, JSON.stringify(query)).toBe(400);
+      expect(body(refused).code).toBe(1001);
+    }
   });
 
   it('localises the header and gives an empty farm the header and one sample row', async () => {

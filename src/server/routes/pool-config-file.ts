@@ -26,12 +26,13 @@ export async function poolConfigFileRoutes(fastify: FastifyInstance): Promise<vo
       schema: {
         tags,
         description:
-          'The pool configuration file (.xlsx attachment pool-config-<agentKey>-<YYYYMMDD-HHmm>.xlsx): columns IP, SN, Model, Pool 1 URL, Pool 1 worker, Pool 2 URL, Pool 2 worker, Pool 3 URL, Pool 3 worker (header in the request language), one row per miner of the farm in IP order (or of ips, comma-joined) with the pools it reports now; no miners: the header and a sample row. Errors are envelopes.',
+          'The pool configuration file (.xlsx attachment pool-config-<agentKey>-<YYYYMMDD-HHmm>.xlsx): columns IP, SN, Model, Pool 1 URL, Pool 1 worker, Pool 2 URL, Pool 2 worker, Pool 3 URL, Pool 3 worker (header in the request language), one row per miner of the farm in IP order with the pools it reports now — or only those of ips (comma-joined), or those matching filter (JSON of the /api/miner/list filters, as a batch takes it) less exclude (comma-joined, at most 800); no miners: the header and a sample row. Errors are envelopes.',
         querystring: PoolConfigDownloadQuery,
       },
     },
     async (req, reply) => {
-      const miners = await readMinerPools(db, req.query.agentKey, req.query.ips);
+      const { agentKey, ips, filter, exclude } = req.query;
+      const miners = await readMinerPools(db, agentKey, { ips, filter, exclude });
       const file = await buildPoolConfigXlsx(req.locale, miners);
       return reply
         .header('Content-Type', XLSX_TYPE)

@@ -77,7 +77,7 @@ const IpList = z
 const FilterOnly = MinerFilterQuery.omit({ agentKey: true });
 export type BatchFilter = z.infer<typeof FilterOnly>;
 /** The list filters as a JSON string (or an object in a JSON body). */
-const FilterJson = z.preprocess((v) => {
+export const FilterJson = z.preprocess((v) => {
   if (typeof v !== 'string') return v;
   try {
     return JSON.parse(v) as unknown;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { isIPv4 } from '../validation';
-import { BATCH_MAX_TARGETS } from './batch-operations';
+import { BATCH_MAX_TARGETS, FilterJson } from './batch-operations';
 
 /** A checked plan can be applied for this long. */
 export const POOL_CONFIG_TTL_SEC = 3600;
@@ -34,19 +34,35 @@ export const POOL_CONFIG_SAMPLE_ROW: Record<PoolConfigColumn, string> = {
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-export const PoolConfigDownloadQuery = z.object({
-  agentKey: z.string('validation.agentKeyRequired').min(1, 'validation.agentKeyRequired').max(64),
-  /** Comma-joined IPv4 addresses: only these miners (else every miner of the farm). */
-  ips: z.preprocess(
+/** Addresses in a download's URL at most (ips, or exclude with a filter): more would not fit a request line. */
+export const POOL_CONFIG_IPS_IN_URL_MAX = 800;
+
+/** Comma-joined IPv4 addresses of a download's query, at most `max`. */
+const ipsParam = (max: number) =>
+  z.preprocess(
     blank,
     z
       .string()
       .max(200_000)
       .transform((v) => [...new Set(v.split(/[\s,;]+/).map((s) => s.trim()).filter((s) => s !== ''))])
-      .pipe(z.array(z.string().refine(isIPv4, 'validation.ipAddress')).max(BATCH_MAX_TARGETS, 'validation.batchTargetsMax'))
+      .pipe(z.array(z.string().refine(isIPv4, 'validation.ipAddress')).max(max, 'validation.batchTargetsMax'))
       .optional(),
-  ),
-});
+  );
+
+export const PoolConfigDownloadQuery = z
+  .object({
+    agentKey: z.string('validation.agentKeyRequired').min(1, 'validation.agentKeyRequired').max(64),
+    /** Comma-joined IPv4 addresses: only these miners (else every miner of the farm). */
+    ips: ipsParam(BATCH_MAX_TARGETS),
+    /** The miner list's filters as JSON: only the miners matching them (a selection of "all matching", any size). */
+    filter: z.preprocess(blank, FilterJson.optional()),
+    /** With filter: addresses left out of the matching miners (those unticked), comma-joined. */
+    exclude: ipsParam(POOL_CONFIG_IPS_IN_URL_MAX),
+  })
+  .superRefine((q, ctx) => {
+    if (q.ips && q.filter) ctx.addIssue({ code: 'custom', path: ['ips'], message: 'validation.batchTargetOne' });
+    if (q.exclude && !q.filter) ctx.addIssue({ code: 'custom', path: ['exclude'], message: 'validation.batchTargetRequired' });
+  });
 export type PoolConfigDownloadQuery = z.output<typeof PoolConfigDownloadQuery>;
 
 export const PoolConfigApplyBody = z.object({

@@ -13,7 +13,7 @@ import { type RawBuilder, sql } from 'kysely';
 import Papa from 'papaparse';
 import writeXlsxFile from 'write-excel-file/node';
 import { poolUrlProblem } from '@shared/pool-sites';
-import { type BatchBody, type BatchFailure, isValidPoolUrl } from '@shared/schemas/batch-operations';
+import { type BatchBody, type BatchFailure, type BatchFilter, isValidPoolUrl } from '@shared/schemas/batch-operations';
 import {
   POOL_CONFIG_COLUMNS,
   POOL_CONFIG_INVALID_LISTED,
@@ -34,7 +34,8 @@ import type { UserRecord } from '../../db/schema';
 import { AppError } from '../../errors';
 import { translate } from '../../i18n';
 import { approverFor } from '../approvals/pool-approvals';
-import { IP_ORDER } from '../miners/miner-sql';
+import { IP_ORDER, minerWhere } from '../miners/miner-sql';
+import { hasOffShelf } from '../miners/miner-stamps';
 import { runMinerBatch } from './run-batch';
 import { consumeVerificationCode } from './verification-codes';
 import { fileExtension, readUpload, uploadedFile } from './ip-lists';
@@ -77,12 +78,21 @@ function toPoolsRow(r: RawPoolsRow): MinerPoolsRow {
   return { ip: r.ip, sn: r.sn, model: r.model, pools };
 }
 
-/** The farm's miners (or those of `ips`) in IP order with their current pools, read PAGE rows at a time. */
-export async function readMinerPools(db: DB, agentKey: string, ips?: string[]): Promise<MinerPoolsRow[]> {
-  const only: RawBuilder<unknown> = ips ? sql`and m.ip = any(${ips}::text[])` : sql``;
+/** Which miners a download covers: the whole farm, the addresses given, or those matching the list's filters less the excluded. */
+export type PoolConfigScope = { ips?: string[]; filter?: BatchFilter; exclude?: string[] };
+
+/** The farm's miners of the scope, in IP order with their current pools, read PAGE rows at a time. */
+export async function readMinerPools(db: DB, agentKey: string, scope: PoolConfigScope = {}): Promise<MinerPoolsRow[]> {
+  let where: RawBuilder<unknown> = sql`m.agent_key = ${agentKey}`;
+  if (scope.ips) where = sql`${where} and m.ip = any(${scope.ips}::text[])`;
+  else if (scope.filter) {
+    // The miners the list shows for the filter (on shelf), as a batch on "all matching" takes them.
+    where = minerWhere(agentKey, scope.filter, await hasOffShelf(db, agentKey));
+    if (scope.exclude?.length) where = sql`${where} and m.ip <> all(${scope.exclude}::text[])`;
+  }
   const out: MinerPoolsRow[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const { rows } = await sql<RawPoolsRow>`select ${POOL_COLUMNS} from miners m where m.agent_key = ${agentKey} ${only}
+    const { rows } = await sql<RawPoolsRow>`select ${POOL_COLUMNS} from miners m where ${where}
       order by ${IP_ORDER} limit ${PAGE} offset ${offset}`.execute(db);
     out.push(...rows.map(toPoolsRow));
     if (rows.length < PAGE) return out;
@@ -203,12 +213,7 @@ export async function checkPoolConfig(db: DB, locale: Locale, agentKey: string, 
 
   const current = new Map<string, MinerPoolsRow>();
   for (let i = 0; i < valid.length; i += LOOKUP_CHUNK) {
-    for (const m of await readMinerPools(
-      db,
-      agentKey,
-      valid.slice(i, i + LOOKUP_CHUNK).map((v) => v.ip),
-    ))
-      current.set(m.ip, m);
+    for (const m of await readMinerPools(db, agentKey, { ips: valid.slice(i, i + LOOKUP_CHUNK).map((v) => v.ip) })) current.set(m.ip, m);
   }
 
   const groups = new Map<string, PoolConfigPlanGroup>();

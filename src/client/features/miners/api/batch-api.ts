@@ -19,7 +19,7 @@ import type { Page } from '@shared/schemas/common';
 import type { PoolGroupChoice, SubAccountChoice } from '@shared/schemas/pool';
 import type { PoolConfigApplyResult, PoolConfigUploadResult } from '@shared/schemas/pool-config-file';
 import { progressFinished } from '@client/lib/batch-progress';
-import type { BatchTarget } from '../lib/batch-target';
+import type { BatchTarget, PoolConfigFileScope } from '../lib/batch-target';
 import type { ApprovalPendingResult } from '@shared/schemas/approvals';
 
 export const PROGRESS_POLL_MS = 2000;
@@ -99,15 +99,14 @@ export function useSubAccountChoices(agentKey: string, keyword: string, enabled:
   });
 }
 
-/** A selection longer than this downloads the whole farm's file (the addresses would not fit a request line). */
-export const POOL_CONFIG_IPS_IN_URL_MAX = 800;
-
 /**
- * GET /api/minerv2/getuploadPoolConfigFile as a file (of `ips`, else the whole farm); a refusal (an envelope)
- * rejects with its message.
+ * GET /api/minerv2/getuploadPoolConfigFile as a file of the scope; a refusal (an envelope) rejects with its message.
  */
-export async function fetchPoolConfigFile(agentKey: string, ips: readonly string[], locale: string): Promise<{ fileName: string; blob: Blob }> {
-  const query = new URLSearchParams({ agentKey, ...(ips.length ? { ips: ips.join(',') } : {}) });
+export async function fetchPoolConfigFile(agentKey: string, scope: PoolConfigFileScope, locale: string): Promise<{ fileName: string; blob: Blob }> {
+  const query = new URLSearchParams({ agentKey });
+  if (scope.ips?.length) query.set('ips', scope.ips.join(','));
+  if (scope.filter) query.set('filter', JSON.stringify(scope.filter));
+  if (scope.exclude?.length) query.set('exclude', scope.exclude.join(','));
   const res = await fetch(`/api/minerv2/getuploadPoolConfigFile?${query.toString()}`, {
     credentials: 'include',
     headers: { I18N: locale, agentKey },

@@ -13,9 +13,9 @@ import { usePermissions } from '@client/lib/session-api';
 import { formatNumber } from '@shared/format/number';
 import { PERMISSION } from '@shared/menu-catalogue';
 import type { MinerBatchOp } from '@shared/schemas/batch-operations';
-import { POOL_CONFIG_IPS_IN_URL_MAX, uploadIpList } from '../api/batch-api';
+import { uploadIpList } from '../api/batch-api';
 import { getAllMatchingMiners } from '../api/miners-api';
-import { BATCH_OP_GROUPS, type UploadedIpList, selectionTarget } from '../lib/batch-target';
+import { BATCH_OP_GROUPS, type UploadedIpList, poolConfigScopeOf, selectionTarget } from '../lib/batch-target';
 import { type MinerSelection, selectedRows } from '../lib/miner-selection';
 import { BatchLogDrawer } from './batch-log-drawer';
 import { BatchOpDialog } from './batch-op-dialog';
@@ -39,6 +39,7 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
       ? t('batch.dialog.targetMatching', { count: formatNumber(count) })
       : t('batch.dialog.targetSelection', { count: formatNumber(count) });
   const first = selectedRows(selection)[0];
+  const poolConfigScope = poolConfigScopeOf(selection);
   const example = { ip: first?.ip ?? '10.0.0.1', sn: first?.sn ?? '' };
 
   const onFile = async (file: File | null) => {
@@ -138,12 +139,8 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
       {poolConfigOpen && (
         <PoolConfigFileDialog
           agentKey={agentKey}
-          selectedCount={count <= POOL_CONFIG_IPS_IN_URL_MAX ? count : 0}
-          resolveIps={async () => {
-            if (selection.kind === 'ips') return [...selection.ips];
-            const excluded = new Set(selection.excluded);
-            return (await getAllMatchingMiners(agentKey, { filter: selection.filter })).map((r) => r.ip).filter((ip) => !excluded.has(ip));
-          }}
+          selectedCount={poolConfigScope ? count : 0}
+          resolveScope={() => poolConfigScope ?? {}}
           onClose={() => setPoolConfigOpen(false)}
           onOpenLog={() => {
             setPoolConfigOpen(false);

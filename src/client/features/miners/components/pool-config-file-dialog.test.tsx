@@ -43,7 +43,7 @@ describe('pool config file dialog', () => {
       return new Promise(() => undefined);
     });
     const { container } = render(
-      withProviders(i18n, <PoolConfigFileDialog agentKey="north-hall" selectedCount={0} resolveIps={async () => []} onClose={() => undefined} onOpenLog={() => undefined} />, testQueryClient()),
+      withProviders(i18n, <PoolConfigFileDialog agentKey="north-hall" selectedCount={0} resolveScope={() => ({})} onClose={() => undefined} onOpenLog={() => undefined} />, testQueryClient()),
     );
     expect((await screen.findByTestId('pool-config-download')).textContent).toBe('Download current configuration (whole farm)');
     const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;

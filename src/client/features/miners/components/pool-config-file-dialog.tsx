@@ -15,7 +15,8 @@ import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { ERROR } from '@shared/errors';
 import { formatNumber } from '@shared/format/number';
 import type { PoolConfigApplyResult, PoolConfigUploadResult } from '@shared/schemas/pool-config-file';
-import { POOL_CONFIG_IPS_IN_URL_MAX, applyPoolConfig, batchKeys, fetchPoolConfigFile, uploadPoolConfig } from '../api/batch-api';
+import { applyPoolConfig, batchKeys, fetchPoolConfigFile, uploadPoolConfig } from '../api/batch-api';
+import type { PoolConfigFileScope } from '../lib/batch-target';
 import { VerificationCodeStep } from './verification-code-step';
 
 const CODE_ERRORS = new Set<number | string>([ERROR.codeRequired.code, ERROR.codeWrong.code]);
@@ -24,15 +25,15 @@ const WRAPPING_LABEL = { label: { whiteSpace: 'normal' as const, textAlign: 'lef
 
 export interface PoolConfigFileDialogProps {
   agentKey: string;
-  /** How many miners are selected (0: the file covers the whole farm, as it does beyond POOL_CONFIG_IPS_IN_URL_MAX). */
+  /** How many miners the file covers when a selection scopes it (0: the whole farm). */
   selectedCount: number;
-  /** The selected miners' IPs, asked when the file is downloaded. */
-  resolveIps: () => Promise<string[]>;
+  /** The selection's scope of the file (its addresses, or its filter less the unticked), asked when it is downloaded. */
+  resolveScope: () => PoolConfigFileScope;
   onClose: () => void;
   onOpenLog: () => void;
 }
 
-export function PoolConfigFileDialog({ agentKey, selectedCount, resolveIps, onClose, onOpenLog }: PoolConfigFileDialogProps) {
+export function PoolConfigFileDialog({ agentKey, selectedCount, resolveScope, onClose, onOpenLog }: PoolConfigFileDialogProps) {
   const { t, i18n } = useTranslation('miners');
   const qc = useQueryClient();
   const [downloading, setDownloading] = useState(false);
@@ -42,12 +43,12 @@ export function PoolConfigFileDialog({ agentKey, selectedCount, resolveIps, onCl
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
   const [result, setResult] = useState<PoolConfigApplyResult | null>(null);
-  const scoped = selectedCount > 0 && selectedCount <= POOL_CONFIG_IPS_IN_URL_MAX;
+  const scoped = selectedCount > 0;
 
   const download = async () => {
     setDownloading(true);
     try {
-      const f = await fetchPoolConfigFile(agentKey, scoped ? await resolveIps() : [], i18n.language);
+      const f = await fetchPoolConfigFile(agentKey, scoped ? resolveScope() : {}, i18n.language);
       downloadBlob(f.blob, f.fileName);
     } catch (e) {
       notifyFailure(e, t('poolConfig.downloadFailed'));

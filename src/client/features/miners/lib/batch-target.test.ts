@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BATCH_OPS } from '@shared/schemas/batch-operations';
+import { POOL_CONFIG_IPS_IN_URL_MAX } from '@shared/schemas/pool-config-file';
 import {
   BATCH_OP_GROUPS,
   EMPTY_POOL_FORM,
@@ -10,6 +11,7 @@ import {
   opNeedsCode,
   paramsBody,
   poolBody,
+  poolConfigScopeOf,
   selectionTarget,
   workerPreview,
 } from './batch-target';
@@ -76,5 +78,17 @@ describe('batch dialog values', () => {
     });
     expect(splitReason('unreachable:timeout')).toEqual({ code: 'unreachable', detail: 'timeout' });
     expect(splitReason('offline')).toEqual({ code: 'offline', detail: '' });
+  });
+});
+
+describe('pool configuration file scope', () => {
+  it('scopes the file to the selection: its addresses, or the filter less the unticked, else the whole farm', () => {
+    expect(poolConfigScopeOf(EMPTY_SELECTION)).toBeNull();
+    expect(poolConfigScopeOf({ kind: 'ips', ips: ['10.0.0.1', '10.0.0.2'], rows: {} })).toEqual({ ips: ['10.0.0.1', '10.0.0.2'] });
+    const many = Array.from({ length: POOL_CONFIG_IPS_IN_URL_MAX + 1 }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+    expect(poolConfigScopeOf({ kind: 'ips', ips: many, rows: {} })).toBeNull();
+    const matching = { kind: 'matching' as const, filter: { customer: 'Acme' }, total: 5000, excluded: ['10.0.0.9'] };
+    expect(poolConfigScopeOf(matching)).toEqual({ filter: { customer: 'Acme' }, exclude: ['10.0.0.9'] });
+    expect(poolConfigScopeOf({ ...matching, excluded: many })).toBeNull();
   });
 });

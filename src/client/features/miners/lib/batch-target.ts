@@ -12,6 +12,7 @@ import {
   isSensitiveBatchOp,
 } from '@shared/schemas/batch-operations';
 import type { MinerFilter } from '@shared/schemas/miner';
+import { POOL_CONFIG_IPS_IN_URL_MAX } from '@shared/schemas/pool-config-file';
 import type { MinerSelection } from './miner-selection';
 
 /** Wire target of a batch: exactly one of the three. */
@@ -156,4 +157,17 @@ export function paramsBody(op: MinerBatchOp, values: BatchParams): BatchParams {
   if (op === 'batchAdjustHashRate') out.percent = clampHashratePercent(Number(values.percent));
   if (op === 'batchSetFans' && values.mode !== 'manual') delete out.percent;
   return out;
+}
+
+/** Which miners a pool configuration file covers: the whole farm ({}), some addresses, or a filter's matches less some. */
+export type PoolConfigFileScope = { ips?: readonly string[]; filter?: MinerFilter; exclude?: readonly string[] };
+
+/**
+ * The pool configuration file's scope of a selection: its addresses, or — "all matching" — its filter less the miners
+ * unticked, at any size; null (the whole farm's file) when nothing is selected, or when the addresses would not fit a
+ * request line (POOL_CONFIG_IPS_IN_URL_MAX).
+ */
+export function poolConfigScopeOf(s: MinerSelection): PoolConfigFileScope | null {
+  if (s.kind === 'matching') return s.excluded.length <= POOL_CONFIG_IPS_IN_URL_MAX ? { filter: s.filter, exclude: s.excluded } : null;
+  return s.ips.length > 0 && s.ips.length <= POOL_CONFIG_IPS_IN_URL_MAX ? { ips: s.ips } : null;
 }
