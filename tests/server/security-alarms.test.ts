@@ -130,6 +130,10 @@ describe('security alarms (suspicious SSH)', () => {
     expect(opLog.list.filter((r) => r.action === 'securityProcessed')).toEqual([
       expect.objectContaining({ user: 'secoperator', detail: expect.objectContaining({ note: 'rebooted, password changed', kinds: ['ssh-login', 'ssh-brute-force', 'ssh-open'] }) }),
     ]);
+    // …and when the alarm was raised: once, by the first scan that found it (later scans only brought it up to date)
+    expect(opLog.list.filter((r) => r.action === 'securityRaised')).toEqual([
+      expect.objectContaining({ user: 'secoperator', detail: expect.objectContaining({ kinds: ['ssh-login', 'ssh-brute-force', 'ssh-open'] }) }),
+    ]);
     expect(page.list[0]!.processedAt).not.toBeNull();
 
     // the same old log lines are not new: still processed

@@ -227,10 +227,13 @@ export function scanFindings(results: readonly TaskMinerResult[]): ScanFinding[]
 }
 
 /**
- * A scan's findings as records (inside the transaction that stores its results): see the file's comment. Repeating a
- * result (the agent posts again after a lost answer) changes nothing a user would see.
+ * A scan's findings as records (inside the transaction that stores its results): see the file's comment. A record
+ * opened is noted in the miner's operation log (securityRaised, with its kinds). Repeating a result (the agent posts
+ * again after a lost answer) changes nothing a user would see.
  */
 export async function recordSecurityResults(trx: DB, agentKey: string, taskId: string, findings: readonly ScanFinding[]): Promise<void> {
+  // Who started the scan (none for an automatic one): a record it opens is noted in the miner's operation log under them.
+  const task = await trx.selectFrom('agent_tasks').select('created_by').where('id', '=', taskId).executeTakeFirst();
   for (const f of findings) {
     const { ip, kinds } = f;
     if (kinds.length === 0) continue;
@@ -244,7 +247,7 @@ export async function recordSecurityResults(trx: DB, agentKey: string, taskId: s
       .where('status', '=', 'suspicious')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) > 0) continue;
-    await sql`
+    const { rows } = await sql<{ id: string }>`
       insert into miner_security_records (agent_key, ip, sn, model, kinds, report, fingerprint, task_id)
       select ${agentKey}, ${ip}, coalesce(m.sn, ''), coalesce(m.model, ''), ${sql.val(kinds)}::text[], ${report}::jsonb, ${fingerprint}, ${taskId}
       from (select 1) one left join miners m on m.agent_key = ${agentKey} and m.ip = ${ip}
@@ -253,7 +256,15 @@ export async function recordSecurityResults(trx: DB, agentKey: string, taskId: s
         where p.agent_key = ${agentKey} and p.ip = ${ip} and p.fingerprint = ${fingerprint} and p.status = 'processed'
       )
       on conflict (agent_key, ip) where status = 'suspicious' do nothing
+      returning id
     `.execute(trx);
+    const opened = rows[0];
+    // The miner's operation log shows when an alarm was raised as well as when it was processed (securityProcessed).
+    if (opened)
+      await trx
+        .insertInto('miner_record_log')
+        .values({ agent_key: agentKey, ip, action: 'securityRaised', detail: JSON.stringify({ id: opened.id, kinds }), user_id: task?.created_by ?? null })
+        .execute();
   }
 }
 

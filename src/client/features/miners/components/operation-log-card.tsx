@@ -1,6 +1,7 @@
 /** A miner's operation log (spec 3 §3): batch operations that reached it and record changes, newest first, paged. */
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, Loader, Pagination, Table, Text, Title } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import type { MinerLabelKind } from '@shared/miner-labels';
@@ -10,8 +11,9 @@ import { useMinerLabels } from '../lib/use-miner-labels';
 
 const PAGE_SIZE = 20;
 
-function detailText(r: MinerOpLogRow, label: (kind: MinerLabelKind, value: string) => string): string {
+function detailText(r: MinerOpLogRow, label: (kind: MinerLabelKind, value: string) => string, t: TFunction<'miners'>): string {
   const d = r.detail;
+  if (r.action === 'securityRaised' && Array.isArray(d.kinds)) return d.kinds.map((k) => t(`opLog.securityKinds.${String(k)}`, { defaultValue: String(k) })).join(', ');
   if (r.action === 'updateSn' && typeof d.to === 'string') return `${typeof d.from === 'string' && d.from ? d.from : '-'} → ${d.to}`;
   if (r.action === 'repairStatus' && typeof d.status === 'string') return [label('repairStatus', d.status), typeof d.note === 'string' ? d.note : ''].filter(Boolean).join(' — ');
   if (r.action === 'securityProcessed') return typeof d.note === 'string' ? d.note : '';
@@ -83,7 +85,7 @@ export function OperationLogCard({ agentKey, ip }: { agentKey: string; ip: strin
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{detailText(r, label) || '-'}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{detailText(r, label, t) || '-'}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
