@@ -1,5 +1,5 @@
 import { checkCapability, type CapabilityMiner } from '@shared/miner-capabilities';
-import { SSH_BY_DESIGN_FAMILIES, securityScanSupported } from '@shared/security-scan';
+import { SSH_BY_DESIGN_FAMILIES, securityScanRefusal } from '@shared/security-scan';
 import type { AgentTask, BatchPacing, TaskMinerResult } from '@shared/schemas/agent-uplink';
 import type { HistoryLogUpload } from '@shared/schemas/miner-records';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
@@ -158,10 +158,11 @@ async function historyLog(taskId: string, ip: string, h: MinerHandle, deps: Exec
   return result;
 }
 
-/** Security scan (security-scan.ts): online S19-generation-or-later Antminers only; the result carries the report. */
+/** Security scan (security-scan.ts): online S19-generation-or-later Antminers whose log can be read; the result carries the report. */
 async function securityScan(ip: string, h: MinerHandle, snap: MinerSnapshot, deps: ExecutorDeps): Promise<TaskMinerResult> {
   if (!snap.state.online) return { ip, ok: false, reason: 'offline' };
-  if (!securityScanSupported(snap.make, snap.model)) return { ip, ok: false, reason: 'model-not-supported' };
+  const refused = securityScanRefusal(snap.make, snap.model, h.id.family);
+  if (refused) return { ip, ok: false, reason: refused };
   try {
     const report = await scanMinerSecurity(h, deps.env());
     return { ip, ok: true, security: SSH_BY_DESIGN_FAMILIES.includes(h.id.family) ? { ...report, sshExpected: true } : report };

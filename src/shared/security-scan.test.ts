@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SecurityScanReport, securityFindings, securityScanSupported } from './security-scan';
+import { type SecurityScanReport, securityFindings, securityScanRefusal, securityScanSupported } from './security-scan';
 
 describe('security scan rules', () => {
   it('covers Antminers of the S19 model and above only', () => {
@@ -10,7 +10,7 @@ describe('security scan rules', () => {
     expect(securityScanSupported(null, 'S19j Pro')).toBe(true);
   });
 
-  it('covers the hardware whatever its firmware: VNish and Braiins OS Antminers as the agent stores them', () => {
+  it('covers the hardware as the agent stores it, on stock firmware or VNish', () => {
     // the agent stores a VNish unit as make Antminer, model "S21 Pro" (agent/families/vnish.ts); the raw Type passes too
     expect(securityScanSupported('Antminer', 'S21 Pro')).toBe(true);
     expect(securityScanSupported('Antminer', 'Antminer S21 Pro (Vnish 1.2.7)')).toBe(true);
@@ -18,6 +18,16 @@ describe('security scan rules', () => {
     expect(securityScanSupported('Antminer', 'Bitmain Antminer S19j Pro')).toBe(true);
     expect(securityScanSupported('Antminer', 'Antminer S17 Pro (Vnish 1.2.6)')).toBe(false);
     expect(securityScanSupported('Antminer', 'T17')).toBe(false);
+  });
+
+  it('leaves out firmware whose log cannot be read (Braiins OS, LuxOS): the model, then the firmware, is the reason', () => {
+    expect(securityScanRefusal('Antminer', 'S19j Pro', 'antminer-stock')).toBeNull();
+    expect(securityScanRefusal('Antminer', 'S21 Pro', 'vnish')).toBeNull();
+    expect(securityScanRefusal('Antminer', 'S19j Pro', 'braiins')).toBe('firmware-not-supported');
+    expect(securityScanRefusal('Antminer', 'S21', 'luxos')).toBe('firmware-not-supported');
+    expect(securityScanRefusal('Antminer', 'S17 Pro', 'braiins')).toBe('model-not-supported');
+    expect(securityScanSupported('Antminer', 'S19j Pro', 'braiins')).toBe(false);
+    expect(securityScanSupported('Antminer', 'S19j Pro', null)).toBe(true);
   });
 
   it('derives the findings, most serious first', () => {

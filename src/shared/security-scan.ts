@@ -31,16 +31,34 @@ export const BRUTE_FORCE_ATTEMPTS = 5;
  */
 export const SSH_BY_DESIGN_FAMILIES: readonly string[] = ['braiins', 'vnish', 'luxos'];
 
+/**
+ * Firmware whose SSH is open by design and whose log the agent cannot read (Braiins OS and LuxOS document no log
+ * endpoint: agent/security-scan.ts readSecurityLog): a scan would check nothing there, so they are not covered — not
+ * counted as checked and found clean.
+ */
+export const NO_SSH_LOG_FAMILIES: readonly string[] = ['braiins', 'luxos'];
+
 /** Default SSH port probed on the miners (MinerPorts.ssh overrides it). */
 export const DEFAULT_SSH_PORT = 22;
 
 /**
  * Miners the scan covers: Antminers of the S19 generation and later (S19, S19j Pro, S19 XP, S19 XP Hyd, S21, T21,
  * and their later kin S23/T23 …), whatever firmware they run: the make and model are the hardware's (the agent
- * stores a VNish "Antminer S21 Pro (Vnish 1.2.7)" as Antminer "S21 Pro"; the raw string passes too). Older models
- * (S17, T17, S9 …) and other makes are refused with 'model-not-supported'.
+ * stores a VNish "Antminer S21 Pro (Vnish 1.2.7)" as Antminer "S21 Pro"; the raw string passes too), except on the
+ * firmware of NO_SSH_LOG_FAMILIES (`family`, when known). Older models (S17, T17, S9 …) and other makes are refused
+ * with 'model-not-supported', that firmware with 'firmware-not-supported' (securityScanRefusal).
  */
-export function securityScanSupported(make: string | null | undefined, model: string | null | undefined): boolean {
+export function securityScanSupported(make: string | null | undefined, model: string | null | undefined, family?: string | null): boolean {
+  return securityScanRefusal(make, model, family) === null;
+}
+
+/** Why the scan does not cover a miner (a task result's reason), or null when it does: see securityScanSupported. */
+export function securityScanRefusal(make: string | null | undefined, model: string | null | undefined, family?: string | null): 'model-not-supported' | 'firmware-not-supported' | null {
+  if (!modelCovered(make, model)) return 'model-not-supported';
+  return family && NO_SSH_LOG_FAMILIES.includes(family) ? 'firmware-not-supported' : null;
+}
+
+function modelCovered(make: string | null | undefined, model: string | null | undefined): boolean {
   if (!model) return false;
   if (make && !/bitmain|antminer/i.test(make)) return false;
   const key = normaliseModelKey(model);

@@ -279,13 +279,17 @@ describe('security alarms (suspicious SSH)', () => {
     expect(results).toEqual([]);
   });
 
-  it('scans VNish Antminers of the S19 model and above as the agent stores them; their SSH by design is no finding', async () => {
+  it('scans VNish Antminers of the S19 model and above as the agent stores them (not Braiins OS); their SSH by design is no finding', async () => {
     // the agent stores "Antminer S21 Pro (Vnish 1.2.7)" as make Antminer, model S21 Pro, family vnish; a VNish S17 Pro stays out
     const takenAt = new Date().toISOString();
     const vnish = (i: number, model: string) => ({ ...minerSnapshot(i, { takenAt }), make: 'Antminer', model, family: 'vnish' as const, firmwareVersion: '1.2.7', compileTime: '2025-12-22T19:12:30.000Z' });
-    const up = await uploadBatch(t.app, farm, { agentVersion: '1.4.2', batchSeq: 2, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots: [vnish(20, 'S21 Pro'), vnish(21, 'S17 Pro')] });
+    // a Braiins OS S19j Pro stays out too: SSH on by design and no log to read, a scan would check nothing there
+    const braiins = { ...minerSnapshot(22, { takenAt }), make: 'Antminer', model: 'S19j Pro', family: 'braiins' as const };
+    const up = await uploadBatch(t.app, farm, { agentVersion: '1.4.2', batchSeq: 2, cycleStartedAt: takenAt, cycleDurationMs: 8000, snapshots: [vnish(20, 'S21 Pro'), vnish(21, 'S17 Pro'), braiins] });
     expect(up.statusCode, up.body).toBe(200);
     const before = (await list()).counts;
+    expect(await startScan({ ipBegin: ip(20), ipEnd: ip(22) })).toMatchObject({ targets: 1, skipped: { offline: 0, unsupported: 2 } });
+    await agentAnswers((await scans()).list[0]!.taskId, { [ip(20)]: { sshOpen: true, sshExpected: true, logRead: true, events: [] } });
     const scan = await startScan({ ipBegin: ip(20), ipEnd: ip(21) });
     expect(scan).toMatchObject({ targets: 1, skipped: { offline: 0, unsupported: 1 } });
 

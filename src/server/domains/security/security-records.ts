@@ -1,8 +1,8 @@
 /**
  * Abnormal alarms: suspicious SSH behaviour (spec 3 §2 /alarm/security; shared/schemas/security.ts; migration
  * 202611230490). A scan is an agent task (op security-scan) over the farm's online miners the scan covers (Antminers
- * of the S19 model and newer, on stock firmware or not: shared/security-scan.ts securityScanSupported on the stored
- * make and model); each miner's result carries what the agent saw, and recordSecurityResults turns it into records:
+ * of the S19 model and newer, on stock firmware or VNish — not Braiins OS or LuxOS, whose logs cannot be read:
+ * shared/security-scan.ts securityScanSupported on the stored make, model and family); each miner's result carries what the agent saw, and recordSecurityResults turns it into records:
  * - findings on a miner with a suspicious record: that record is brought up to date (kinds, report, last scan);
  * - findings on a miner without one: a new suspicious record — unless a processed record has the very same evidence
  *   (fingerprint): the log still holds the lines a user already dealt with, and that is not new;
@@ -124,15 +124,15 @@ export async function startSecurityScan(db: DB, userId: string | null, body: Sec
       .where('status', '<>', 'done')
       .executeTakeFirst();
     if (running) throw new AppError('securityScanRunning', {}, { taskId: running.id });
-    const { rows } = await sql<{ id: string; ip: string; sn: string; make: string; model: string; online: boolean }>`
-      select id, ip, sn, make, model, online from miners
+    const { rows } = await sql<{ id: string; ip: string; sn: string; make: string; model: string; family: string | null; online: boolean }>`
+      select id, ip, sn, make, model, family, online from miners
       where agent_key = ${body.agentKey} ${rangeWhere(body.ipBegin, body.ipEnd)}
       order by miner_ip_inet(ip) asc nulls last, ip
     `.execute(trx);
     const skipped = { offline: 0, unsupported: 0 };
     const targets: { minerId: string; ip: string; sn?: string }[] = [];
     for (const m of rows) {
-      if (!securityScanSupported(m.make, m.model)) skipped.unsupported++;
+      if (!securityScanSupported(m.make, m.model, m.family)) skipped.unsupported++;
       else if (!m.online) skipped.offline++;
       else targets.push({ minerId: m.id, ip: m.ip, ...(m.sn ? { sn: m.sn } : {}) });
     }
