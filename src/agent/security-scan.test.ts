@@ -54,20 +54,34 @@ describe('parseSshEvents', () => {
     expect(find('failed', '203.0.113.7', 'admin')?.count).toBe(1);
     expect(find('failed', 'fe80::1')).toMatchObject({ count: 1 });
     expect(find('failed', 'fe80::1')).not.toHaveProperty('user');
-    expect(find('failed', '1.2.3.4', 'root')?.count).toBe(1);
+    // "Max auth tries reached" sums up attempts already logged one by one: not counted again
+    expect(find('failed', '1.2.3.4', 'root')).toBeUndefined();
     expect(find('login', '203.0.113.7', 'root')?.count).toBe(1);
     expect(find('login', '1.2.3.4', 'root')?.lastLine).toContain('Pubkey auth succeeded');
     // kernel noise, "Child connection", a clean "Exit before auth" and fan errors are no events
-    expect(events.reduce((n, e) => n + e.count, 0)).toBe(7);
-    expect(events).toHaveLength(6);
+    expect(events.reduce((n, e) => n + e.count, 0)).toBe(6);
+    expect(events).toHaveLength(5);
     expect(events[0]).toMatchObject({ kind: 'failed', source: '203.0.113.7', user: 'root' });
+  });
+
+  it('counts each attempt once: three mistyped passwords and dropbear\'s summary are three, no brute force', () => {
+    const log = [
+      "2024-11-22 06:00:01 dropbear[3001]: Bad password attempt for 'root' from 10.8.0.5:41000",
+      "2024-11-22 06:00:03 dropbear[3001]: Bad password attempt for 'root' from 10.8.0.5:41000",
+      "2024-11-22 06:00:05 dropbear[3001]: Bad password attempt for 'root' from 10.8.0.5:41000",
+      "2024-11-22 06:00:05 dropbear[3001]: Exit before auth from <10.8.0.5:41000>: (user 'root', 3 fails): Max auth tries reached - user 'root'",
+    ].join('\n');
+    const events = parseSshEvents(log);
+    expect(events).toEqual([expect.objectContaining({ kind: 'failed', source: '10.8.0.5', user: 'root', count: 3 })]);
+    expect(securityFindings({ sshOpen: true, sshExpected: true, logRead: true, events })).toEqual([]);
   });
 
   it('reads OpenSSH lines, IPv6 sources and folded repeats; cgminer "Accepted" shares are no logins', () => {
     const events = parseSshEvents(OPENSSH_LOG);
     expect(events).toEqual([
       { kind: 'failed', source: '1.2.3.4', user: 'root', count: 5, lastLine: 'Nov 22 05:00:03 miner sshd[902]: message repeated 4 times: [ Failed password for root from 1.2.3.4 port 5555 ssh2]' },
-      { kind: 'failed', source: '1.2.3.4', user: 'admin', count: 2, lastLine: 'Nov 22 05:00:01 miner sshd[901]: Failed password for invalid user admin from 1.2.3.4 port 22 ssh2' },
+      // "Invalid user admin" announces the attempt its "Failed password for invalid user" line counts: one, not two
+      { kind: 'failed', source: '1.2.3.4', user: 'admin', count: 1, lastLine: 'Nov 22 05:00:01 miner sshd[901]: Failed password for invalid user admin from 1.2.3.4 port 22 ssh2' },
       { kind: 'login', source: '1.2.3.4', user: 'root', count: 1, lastLine: 'Nov 22 05:00:04 miner sshd[903]: Accepted password for root from 1.2.3.4 port 5555 ssh2' },
       { kind: 'login', source: '2001:db8::7', user: 'root', count: 1, lastLine: 'Nov 22 05:00:05 miner sshd[904]: Accepted publickey for root from 2001:db8::7 port 40110 ssh2: RSA SHA256:abc' },
     ]);

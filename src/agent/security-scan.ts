@@ -36,6 +36,12 @@ interface LineMatch {
 }
 
 /**
+ * One event per attempt, as the SSH servers log them: dropbear writes a "Bad password attempt" per password (and one
+ * "Login attempt for nonexistent user" per connection), OpenSSH a "Failed <method> for" per attempt, invalid users
+ * included. Summary lines — dropbear's "Exit before auth (…): Max auth tries reached", OpenSSH's "Invalid user X from"
+ * before its failures — are not counted again: counted, three mistyped passwords would weigh six, past the
+ * brute-force threshold (BRUTE_FORCE_ATTEMPTS) of a technician's own fumbles on firmware where SSH is in use.
+ *
  * dropbear lines (the firmware's SSH server): the user is quoted; the peer is written `1.2.3.4:5555`,
  * `::ffff:1.2.3.4:5555` or `[fe80::1]:5555`, after "from", sometimes inside <…>. Group 1: the user, when named.
  */
@@ -43,7 +49,6 @@ const DROPBEAR: ReadonlyArray<{ re: RegExp; kind: Kind }> = [
   { re: /\b(?:Password|Pubkey|Keyboard-interactive) auth succeeded for '([^']*)'/, kind: 'login' },
   { re: /\bBad (?:password|pubkey|PAM password) attempt for '([^']*)'/, kind: 'failed' },
   { re: /\bLogin attempt for nonexistent user(?: '([^']*)')?/, kind: 'failed' },
-  { re: /\bExit before auth\b.*\bMax auth tries reached\b(?:.*?\buser '([^']*)')?/, kind: 'failed' },
 ];
 /** The last "from <peer>" of a dropbear line. */
 const DROPBEAR_FROM = /\bfrom <?([^\s<>]+?)>?[:;,.)]?(?=\s|$)/g;
@@ -52,11 +57,10 @@ const DROPBEAR_FROM = /\bfrom <?([^\s<>]+?)>?[:;,.)]?(?=\s|$)/g;
 const OPENSSH: ReadonlyArray<{ re: RegExp; kind: Kind }> = [
   { re: /\bAccepted [\w/-]+ for (\S+) from (\S+) port \d+/, kind: 'login' },
   { re: /\bFailed [\w/-]+ for (?:invalid user )?(\S*) from (\S+) port \d+/, kind: 'failed' },
-  { re: /\bInvalid user (\S*) from (\S+)(?: port \d+|\s*$)/, kind: 'failed' },
 ];
 
 /** Quick filter: a line without any of these words is not an SSH line (most of a kernel log). */
-const HINT = /auth|attempt|Accepted|Failed|Invalid user/;
+const HINT = /auth|attempt|Accepted|Failed/;
 
 const userOf = (u: string | undefined): string | undefined => (u ? u.slice(0, MAX_FIELD) : undefined);
 
