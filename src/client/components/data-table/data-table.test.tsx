@@ -191,6 +191,37 @@ describe('sorting and selection', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
     expect(screen.getByTestId('keys').textContent).toBe('99');
   });
+
+  it('ticks a row from anywhere in its checkbox cell without opening it (a missed tap on a phone)', () => {
+    const onRowClick = vi.fn();
+    function Harness(): ReactNode {
+      const [keys, setKeys] = useState<RowKey[]>([]);
+      return (
+        <>
+          <output data-testid="keys">{keys.join(',')}</output>
+          <DataTable<Miner>
+            columns={COLUMNS}
+            rows={makeRows(3)}
+            rowKey="id"
+            prefKey={PREF_KEY}
+            onRowClick={onRowClick}
+            selection={{ selectedKeys: keys, onChange: setKeys, isRowSelectable: (row) => row.id !== 3 }}
+          />
+        </>
+      );
+    }
+    render(<Harness />, { wrapper: Providers });
+    const cells = screen.getAllByTestId('data-table-check-cell');
+    fireEvent.click(cells[1]!);
+    expect(screen.getByTestId('keys').textContent).toBe('2');
+    fireEvent.click(cells[1]!);
+    expect(screen.getByTestId('keys').textContent).toBe('');
+    fireEvent.click(cells[2]!); // not selectable: nothing, and still not opened
+    expect(screen.getByTestId('keys').textContent).toBe('');
+    expect(onRowClick).not.toHaveBeenCalled();
+    fireEvent.click(screen.getAllByTestId('data-table-row')[0]!.querySelectorAll('td')[1]!);
+    expect(onRowClick).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('column picker', () => {

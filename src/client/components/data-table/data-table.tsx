@@ -155,7 +155,19 @@ function DataTableRowInner<Row>({
         switch (cell.kind) {
           case 'select':
             return (
-              <td key={cell.key} className={`${classes.td} ${classes.checkCell}`} style={cell.style} data-fixed={cell.fixed || undefined}>
+              <td
+                key={cell.key}
+                className={`${classes.td} ${classes.checkCell}`}
+                style={cell.style}
+                data-fixed={cell.fixed || undefined}
+                data-testid="data-table-check-cell"
+                // The whole cell is the checkbox's target: a finger that misses the 16 px box on a phone ticks the row
+                // instead of opening it (the row's click), as the box's own click never does either.
+                onClick={(event) => {
+                  event.stopPropagation();
+                  if (selectable) onToggle?.(rowKeyValue, !selected);
+                }}
+              >
                 {/* Native checkbox: thousands of rows scroll through here, it must stay cheap. */}
                 <input
                   type="checkbox"
