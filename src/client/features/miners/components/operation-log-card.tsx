@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, Loader, Pagination, Table, Text, Title } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useReasonLabel } from '@client/lib/batch-reasons';
 import { formatDate } from '@shared/format/date';
+import { formatNumber } from '@shared/format/number';
 import type { MinerLabelKind } from '@shared/miner-labels';
 import type { MinerOpLogRow } from '@shared/schemas/miner-records';
 import { useMinerOpLog } from '../api/miner-records-api';
@@ -17,10 +19,46 @@ function detailText(r: MinerOpLogRow, label: (kind: MinerLabelKind, value: strin
   if (r.action === 'updateSn' && typeof d.to === 'string') return `${typeof d.from === 'string' && d.from ? d.from : '-'} → ${d.to}`;
   if (r.action === 'repairStatus' && typeof d.status === 'string') return [label('repairStatus', d.status), typeof d.note === 'string' ? d.note : ''].filter(Boolean).join(' — ');
   if (r.action === 'securityProcessed') return typeof d.note === 'string' ? d.note : '';
+  // A customer cleared is sent as none, which the server leaves out of the log's parameters.
+  if (r.action === 'batchCustomer' && d.customer === undefined) return t('batch.fields.noCustomer');
   return Object.entries(d)
-    .filter(([k]) => k !== 'id')
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)
+    .filter(([k, v]) => k !== 'id' && v !== null && v !== '')
+    .map(([k, v]) => paramText(r.action, k, v, label, t))
     .join('; ');
+}
+
+/**
+ * One parameter of a batch op (the ones the server shows, op-log.ts SAFE_PARAMS) in the reader's language: a user reads
+ * "Work mode: Sleep", not "mode: sleep". `mode` and `percent` mean different things for different ops.
+ */
+function paramText(action: string, key: string, v: unknown, label: (kind: MinerLabelKind, value: string) => string, t: TFunction<'miners'>): string {
+  const text = Array.isArray(v) ? v.map(String).filter(Boolean).join(', ') : String(v);
+  const number = typeof v === 'number' ? formatNumber(v) : text;
+  switch (key) {
+    case 'mode':
+      return action === 'batchSetFans'
+        ? t('opLog.params.fanMode', { value: text === 'manual' ? t('batch.fields.fanManual') : t('batch.fields.fanAuto') })
+        : t('opLog.params.workMode', { value: label('workMode', text) });
+    case 'percent':
+      if (action === 'batchSetFans') return t('opLog.params.fanPercent', { value: number });
+      return t(action === 'batchChangePowerPercent' ? 'opLog.params.powerPercent' : 'opLog.params.hashratePercent', { value: number });
+    case 'freqMhz':
+      return t('opLog.params.freqMhz', { value: number });
+    case 'customer':
+      return t('opLog.params.customer', { value: text });
+    case 'accident':
+      return t('opLog.params.accident', { value: label('accident', text) });
+    case 'note':
+      return t('opLog.params.note', { value: text });
+    case 'powerLimitKw':
+      return t('opLog.params.powerLimitKw', { value: number });
+    case 'fileName':
+      return t('opLog.params.fileName', { value: text });
+    case 'pools':
+      return t('opLog.params.pools', { value: text || '-' });
+    default:
+      return `${key}: ${text}`;
+  }
 }
 
 export function OperationLogCard({ agentKey, ip }: { agentKey: string; ip: string }) {
@@ -30,6 +68,7 @@ export function OperationLogCard({ agentKey, ip }: { agentKey: string; ip: strin
   const data = log.data;
   const actionName = (a: string) => t(`opLog.actions.${a}`, { defaultValue: a });
   const { label } = useMinerLabels();
+  const reasonLabel = useReasonLabel();
 
   let body;
   if (log.isPending) {
@@ -81,7 +120,7 @@ export function OperationLogCard({ agentKey, ip }: { agentKey: string; ip: strin
                     ) : (
                       <Badge color="red" variant="light" tt="none">
                         {t('opLog.failedResult')}
-                        {r.reason ? `: ${r.reason}` : ''}
+                        {r.reason ? `: ${reasonLabel(r.reason)}` : ''}
                       </Badge>
                     )}
                   </Table.Td>
