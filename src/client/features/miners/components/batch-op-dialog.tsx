@@ -10,7 +10,7 @@ import { type MinerBatchOp, RECORD_ONLY_OPS } from '@shared/schemas/batch-operat
 import { batchKeys, runBatchOp } from '../api/batch-api';
 import { recordKeys } from '../api/miner-records-api';
 import { minerKeys } from '../api/miners-api';
-import { type BatchParams, type BatchTarget, defaultParams, opNeedsCode, overLimit, paramsBody } from '../lib/batch-target';
+import { type BatchParams, type BatchTarget, LEAVES_LIST_OPS, defaultParams, opNeedsCode, overLimit, paramsBody } from '../lib/batch-target';
 import { BatchOpFields } from './batch-op-fields';
 import { BatchProgressPanel } from './batch-progress-panel';
 import { VerificationCodeStep } from './verification-code-step';
@@ -26,9 +26,11 @@ export interface BatchOpDialogProps {
   resolveTarget: () => Promise<BatchTarget | null>;
   example: { ip: string; sn: string };
   onClose: () => void;
+  /** The op was accepted and its miners have left the on-shelf list (LEAVES_LIST_OPS). */
+  onLeftList?: () => void;
 }
 
-export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget, example, onClose }: BatchOpDialogProps) {
+export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget, example, onClose, onLeftList }: BatchOpDialogProps) {
   const { t } = useTranslation('miners');
   const qc = useQueryClient();
   const [values, setValues] = useState<BatchParams>(() => defaultParams(op));
@@ -41,6 +43,7 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
   const [approval, setApproval] = useState<string | null>(null);
   const sensitive = opNeedsCode(op);
   const recordsOnly = (RECORD_ONLY_OPS as readonly string[]).includes(op);
+  const leavesList = LEAVES_LIST_OPS.includes(op);
 
   const submit = async () => {
     setBusy(true);
@@ -60,12 +63,14 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
       setTaskId(r.taskId);
       notifySuccess(t('batch.dialog.started'));
       void qc.invalidateQueries({ queryKey: batchKeys.all });
-      // Ops on our records only (customer, accident, off shelf, remove) are done already: the list and the off-shelf
-      // records show them now (an op that reaches miners shows in their next readings).
-      if (recordsOnly) {
+      // Ops on our records (customer, accident, off shelf, remove — also the record part of off shelf + DHCP and of
+      // remove, which reach the miners too) are done already: the list and the off-shelf records show them now (an op
+      // that only reaches miners shows in their next readings). Miners gone from the list leave the selection.
+      if (recordsOnly || leavesList) {
         void qc.invalidateQueries({ queryKey: minerKeys.all });
         void qc.invalidateQueries({ queryKey: recordKeys.offShelfAll });
       }
+      if (leavesList) onLeftList?.();
     } catch (e) {
       if (e instanceof ApiError && CODE_ERRORS.has(e.code)) setErrors({ code: e.message });
       else if (e instanceof ApiError) setErrors(e.fields);

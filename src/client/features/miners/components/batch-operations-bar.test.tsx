@@ -55,4 +55,29 @@ describe('batch operations menu', () => {
     rerender(bar(2));
     expect(screen.getByTestId('batch-upload-overrides').textContent).toBe('Operations use this list, not the 2 selected');
   });
+
+  it('lets the selection go once its miners are taken off shelf (no longer on the list), not after other operations', async () => {
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      const path = new URL(url, 'http://localhost').pathname;
+      if (path === '/api/minerv2/batchOffline' || path === '/api/minerv2/batchReboot') {
+        sent.push(path);
+        return new Response(JSON.stringify({ code: 0, msg: 'success', data: { taskId: `t${sent.length}`, queued: 2, refused: [] } }));
+      }
+      return new Promise(() => undefined);
+    });
+    const onLeftList = vi.fn();
+    render(withProviders(i18n, <BatchOperationsBar agentKey="north-hall" selection={TWO_SELECTED} count={2} onLeftList={onLeftList} />, adminClient()));
+    for (const op of ['batchReboot', 'batchOffline']) {
+      fireEvent.click(screen.getByTestId('batch-menu'));
+      fireEvent.click(await screen.findByTestId(`batch-op-${op}`));
+      fireEvent.click(await screen.findByTestId('batch-dialog-run'));
+      await waitFor(() => expect(sent).toHaveLength(op === 'batchReboot' ? 1 : 2));
+      await waitFor(() => expect(screen.getAllByTestId('batch-dialog-close').length).toBeGreaterThan(0));
+      if (op === 'batchReboot') expect(onLeftList).not.toHaveBeenCalled();
+      fireEvent.click(screen.getAllByTestId('batch-dialog-close')[0]!);
+      await waitFor(() => expect(screen.queryByTestId('batch-dialog')).toBeNull());
+    }
+    expect(onLeftList).toHaveBeenCalledTimes(1);
+  });
 });

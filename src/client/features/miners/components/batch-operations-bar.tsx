@@ -21,7 +21,7 @@ import { BatchLogDrawer } from './batch-log-drawer';
 import { BatchOpDialog } from './batch-op-dialog';
 import { PoolConfigFileDialog } from './pool-config-file-dialog';
 
-export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: string; selection: MinerSelection; count: number }) {
+export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: { agentKey: string; selection: MinerSelection; count: number; onLeftList?: () => void }) {
   const { t } = useTranslation('miners');
   const perms = usePermissions();
   const [uploaded, setUploaded] = useState<UploadedIpList | null>(null);
@@ -134,6 +134,7 @@ export function BatchOperationsBar({ agentKey, selection, count }: { agentKey: s
             selectionTarget(selection, uploaded, async (filter) => (await getAllMatchingMiners(agentKey, { filter })).map((r) => r.ip))
           }
           onClose={() => setOp(null)}
+          onLeftList={onLeftList}
         />
       )}
       {poolConfigOpen && (

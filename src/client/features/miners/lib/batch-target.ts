@@ -35,6 +35,12 @@ export const BATCH_OP_GROUPS: readonly { key: 'control' | 'network' | 'config' |
   { key: 'records', ops: ['batchCustomer', 'batchAccident', 'batchOffline', 'batchDelete'] },
 ];
 
+/**
+ * Ops that take their miners off the on-shelf list as soon as they are accepted (the server marks them off shelf, or
+ * removes them, in the same request): the list is read again at once and a selection of them is let go.
+ */
+export const LEAVES_LIST_OPS: readonly MinerBatchOp[] = ['batchOffline', 'batchOfflineRecoverDHCP', 'batchDelete'];
+
 export const opNeedsCode = (op: BatchOp): boolean => isSensitiveBatchOp(op);
 export const opAnswersLists = (op: BatchOp): boolean => (LIST_ANSWER_OPS as readonly string[]).includes(op);
 

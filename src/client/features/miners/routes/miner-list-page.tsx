@@ -159,7 +159,8 @@ function MinerList({ agentKey }: { agentKey: string }) {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <BatchOperationsBar agentKey={agentKey} selection={selection} count={count} />
+      {/* Miners taken off shelf or removed are no longer here to be seen ticked: they leave the selection. */}
+      <BatchOperationsBar agentKey={agentKey} selection={selection} count={count} onLeftList={() => setSelection(EMPTY_SELECTION)} />
     </Group>
   );
 
