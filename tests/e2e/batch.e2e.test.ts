@@ -2,7 +2,7 @@
  * Batch operations end to end: a farm of 20 miners uploaded through the agent uplink; the batch menu is
  * disabled until miners are selected; two miners are rebooted from the list, the progress panel shows the
  * queued task, the agent side (simulated here through the uplink) pulls it and reports results, and the
- * panel and the batch log show them.
+ * panel and the batch log show them; on a phone the batch log's table scrolls inside its drawer.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,4 +111,33 @@ describe('batch reboot from the miner list', () => {
     expect(row).toContain('2 / 2');
     expect(errors).toEqual([]);
   }, 60_000);
+});
+
+describe('batch log at 360 px', () => {
+  it('scrolls its table sideways inside the drawer, the title and close button staying in view, a date on one line', async () => {
+    const context = await newContext(browser, server.url, { viewport: 'phone' });
+    try {
+      const page = await context.newPage();
+      const errors = trackPageErrors(page);
+      await loginUi(page);
+      await page.goto('/device/miner');
+      await page.getByTestId('data-table-row').first().waitFor();
+      await page.getByTestId('batch-log-open').click();
+      await page.getByTestId('batch-log-table').locator('tbody tr').first().waitFor();
+      const layout = await page.getByTestId('batch-log-scroll').evaluate((scroll) => {
+        const drawer = scroll.closest('.mantine-Drawer-content') as HTMLElement;
+        const date = scroll.querySelector('tbody tr td:nth-child(3)') as HTMLElement;
+        const text = document.createRange();
+        text.selectNodeContents(date);
+        const dateLines = new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+        return { drawer: drawer.scrollWidth - drawer.clientWidth, table: (scroll.querySelector('table') as HTMLElement).offsetWidth - scroll.clientWidth, dateLines };
+      });
+      expect(layout.drawer).toBeLessThanOrEqual(0);
+      expect(layout.table).toBeGreaterThan(0);
+      expect(layout.dateLines).toBeLessThanOrEqual(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

@@ -202,7 +202,12 @@ describe('temperature probes (/miner/probes, no layout)', () => {
         await expect.poll(async () => (await page.getByTestId('probe-temp').first().textContent()) ?? '', { timeout: 5_000 }).toMatch(/°F$/);
         const f = Number.parseFloat((await page.getByTestId('probe-temp').first().textContent()) ?? '');
         expect(Math.abs(f - (values[0]! * 1.8 + 32))).toBeLessThanOrEqual(1.5);
-        if (viewport === 'phone') expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+        if (viewport === 'phone') {
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+          // The page's only way back is a thumb-sized target, not the bare 18 px arrow it was.
+          const back = await page.getByTestId('probes-back').boundingBox();
+          expect(Math.min(back?.width ?? 0, back?.height ?? 0)).toBeGreaterThanOrEqual(32);
+        }
         expect(errors).toEqual([]);
       } finally {
         await context.close();
@@ -222,6 +227,9 @@ describe('off-shelf records at 360 px', () => {
       await page.getByTestId('off-shelf-page').waitFor();
       await rows(page).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+      // The IP opens the miner, styled as the console's links are (it was the browser's default underlined blue).
+      const link = page.getByTestId('off-shelf-ip-link').first();
+      expect(await link.evaluate((a) => getComputedStyle(a).textDecorationLine)).toBe('none');
     } finally {
       await context.close();
     }

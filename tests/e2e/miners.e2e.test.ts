@@ -230,6 +230,9 @@ describe('miner list at 360 px', () => {
     const sleeping = Array.from({ length: COUNT }, (_, i) => i).filter((i) => i % 50 === 1).map(minerIp);
     await expect.poll(async () => (await rowIps(page)).sort()).toEqual(sleeping.sort());
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    // "Filters (1)" and "Clear filters" beside it leave the search room to read an IP or a 17-character SN (115 px it was).
+    await page.getByTestId('miner-filters-reset').waitFor();
+    expect((await page.getByTestId('miner-search').boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(160);
   });
 
   it('searches, selects and exports on the phone', async () => {

@@ -24,44 +24,47 @@ export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string
               {log.isPending ? '…' : t('batch.logTable.empty')}
             </Text>
           ) : (
-            <Table striped fz="sm" data-testid="batch-log-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('batch.logTable.op')}</Table.Th>
-                  <Table.Th>{t('batch.logTable.user')}</Table.Th>
-                  <Table.Th>{t('batch.logTable.created')}</Table.Th>
-                  <Table.Th>{t('batch.logTable.progress')}</Table.Th>
-                  <Table.Th>{t('batch.logTable.ok')}</Table.Th>
-                  <Table.Th>{t('batch.logTable.failed')}</Table.Th>
-                  <Table.Th>{t('batch.logTable.status')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((r) => (
-                  <Table.Tr key={r.taskId}>
-                    <Table.Td>{t(`batch.ops.${r.op}`, { defaultValue: r.op })}</Table.Td>
-                    <Table.Td>{r.user ?? '—'}</Table.Td>
-                    <Table.Td>{formatDate(r.createdAt, 'YYYY-MM-DD HH:mm:ss')}</Table.Td>
-                    <Table.Td>
-                      {r.done} / {r.total}
-                    </Table.Td>
-                    <Table.Td c="green">{r.ok}</Table.Td>
-                    <Table.Td c={r.failed ? 'red' : undefined}>{r.failed}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={STATUS_COLOR[r.status]}>
-                        {t(`batch.progress.status.${r.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Button size="compact-xs" variant="subtle" onClick={() => setOpenTask(r.taskId)}>
-                        {t('batch.logTable.open')}
-                      </Button>
-                    </Table.Td>
+            // Eight columns do not fit a phone: the table scrolls sideways on its own, not the whole drawer with its title.
+            <Table.ScrollContainer minWidth={720} data-testid="batch-log-scroll">
+              <Table striped fz="sm" data-testid="batch-log-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('batch.logTable.op')}</Table.Th>
+                    <Table.Th>{t('batch.logTable.user')}</Table.Th>
+                    <Table.Th>{t('batch.logTable.created')}</Table.Th>
+                    <Table.Th>{t('batch.logTable.progress')}</Table.Th>
+                    <Table.Th>{t('batch.logTable.ok')}</Table.Th>
+                    <Table.Th>{t('batch.logTable.failed')}</Table.Th>
+                    <Table.Th>{t('batch.logTable.status')}</Table.Th>
+                    <Table.Th />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((r) => (
+                    <Table.Tr key={r.taskId}>
+                      <Table.Td>{t(`batch.ops.${r.op}`, { defaultValue: r.op })}</Table.Td>
+                      <Table.Td>{r.user ?? '—'}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(r.createdAt, 'YYYY-MM-DD HH:mm:ss')}</Table.Td>
+                      <Table.Td>
+                        {r.done} / {r.total}
+                      </Table.Td>
+                      <Table.Td c="green">{r.ok}</Table.Td>
+                      <Table.Td c={r.failed ? 'red' : undefined}>{r.failed}</Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={STATUS_COLOR[r.status]}>
+                          {t(`batch.progress.status.${r.status}`)}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Button size="compact-xs" variant="subtle" onClick={() => setOpenTask(r.taskId)}>
+                          {t('batch.logTable.open')}
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           )}
           {pages > 1 && (
             <Group justify="flex-end">

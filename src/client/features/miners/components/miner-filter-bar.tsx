@@ -90,10 +90,12 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
 
   return (
     <div data-testid="miner-filter-bar">
-      <Group gap="xs" wrap="nowrap" align="flex-end">
+      {/* On a phone the search keeps room to read what is typed (with "Filters (n)" and "Clear" beside it, Russian left it
+          90 px): the buttons that do not fit go to the next line instead. */}
+      <Group gap="xs" wrap={phone ? 'wrap' : 'nowrap'} align="flex-end">
         <TextInput
           size="xs"
-          style={{ flex: 1, minWidth: 0, maxWidth: phone ? undefined : 320 }}
+          style={{ flex: phone ? '1 1 160px' : 1, minWidth: 0, maxWidth: phone ? undefined : 320 }}
           leftSection={<IconSearch size={14} />}
           placeholder={t('filters.searchPlaceholder')}
           aria-label={t('filters.search')}

@@ -2,7 +2,7 @@
  * Columns shared by the pages that list miners taken off shelf (off-shelf records, off-shelf maintenance): the IP,
  * a link to the miner while the farm still has it, and its network state (or "removed").
  */
-import { Badge } from '@mantine/core';
+import { Anchor, Badge } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router-dom';
 import type { Column } from '@client/components/data-table/data-table-types';
@@ -20,9 +20,10 @@ export function offShelfIpColumn<R extends OffShelfLike>(title: string): Column<
     width: 140,
     render: (r) =>
       r.present ? (
-        <Link to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`} onClick={(e) => e.stopPropagation()}>
+        // Styled as the console's links (the miner list's IPs), not the browser's default blue underline.
+        <Anchor component={Link} to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`} size="sm" ff="monospace" onClick={(e) => e.stopPropagation()} data-testid="off-shelf-ip-link">
           {r.ip}
-        </Link>
+        </Anchor>
       ) : (
         r.ip
       ),

@@ -6,7 +6,7 @@
  * miner's detail. The decision that this is what the route shows is recorded in the README.
  */
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Badge, Box, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -84,9 +84,10 @@ export function MinerProbesPage() {
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Anchor component={Link} to="/" aria-label={t('probes.back')} data-testid="probes-back">
-              <IconArrowLeft size={18} />
-            </Anchor>
+            {/* The page's only way back (no layout): a full-size target, not an 18 px arrow, for a thumb on a phone. */}
+            <ActionIcon component={Link} to="/" variant="subtle" size="lg" aria-label={t('probes.back')} data-testid="probes-back">
+              <IconArrowLeft size={20} />
+            </ActionIcon>
             <Title order={3} size="h4">
               {t('probes.title')}
             </Title>
