@@ -91,8 +91,8 @@ describe('autoHashrate', () => {
 
   it('keeps the sign and handles zero / non-finite input', () => {
     expect(autoHashrate(-2000)).toEqual({ value: -2, unit: 'TH/s' });
-    expect(autoHashrate(0)).toEqual({ value: 0, unit: 'GH/s' });
-    expect(autoHashrate(Number.NaN)).toEqual({ value: 0, unit: 'GH/s' });
+    expect(autoHashrate(0)).toEqual({ value: 0, unit: 'TH/s' });
+    expect(autoHashrate(Number.NaN)).toEqual({ value: 0, unit: 'TH/s' });
   });
 });
 

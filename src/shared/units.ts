@@ -101,10 +101,12 @@ export interface HashrateValue {
 /**
  * Picks a readable unit for a hashrate given in GH/s: the largest unit in which the
  * magnitude is at least 1 (H/s for anything smaller, EH/s is the top). Zero and
- * non-finite input give `{ value: 0, unit: 'GH/s' }`. Negative values keep their sign.
+ * non-finite input give `{ value: 0, unit: 'TH/s' }`. Negative values keep their sign.
  */
 export function autoHashrate(ghs: number): HashrateValue {
-  if (!Number.isFinite(ghs) || ghs === 0) return { value: 0, unit: 'GH/s' };
+  // Zero (a miner not hashing) reads in TH/s, the unit today's miners are rated in: '0.00 TH/s' in a column of TH/s
+  // figures, not '0.00 GH/s', which reads like a small hashrate.
+  if (!Number.isFinite(ghs) || ghs === 0) return { value: 0, unit: 'TH/s' };
   const magnitude = Math.abs(ghs);
   for (let i = HASHRATE_UNITS.length - 1; i >= 0; i -= 1) {
     const unit = HASHRATE_UNITS[i] as HashrateUnit;

@@ -11,7 +11,7 @@ describe('formatHashrate', () => {
     expect(formatHashrate(95, 'TH/s', 1)).toBe('95.0 TH/s');
     expect(formatHashrate(1234, 'PH/s')).toBe('1.23 EH/s');
     expect(formatHashrate(2_500_000_000, 'EH/s', 0)).toBe('2,500,000,000 EH/s');
-    expect(formatHashrate(0)).toBe('0.00 GH/s');
+    expect(formatHashrate(0)).toBe('0.00 TH/s');
     expect(formatHashrate('500', 'MH/s')).toBe('500.00 MH/s');
   });
 
@@ -37,6 +37,6 @@ describe('formatHashrateTicks', () => {
 
   it('reads a top of exactly one unit in that unit, and an axis of zeros in GH/s', () => {
     expect(formatHashrateTicks([0, 0.5, 1])).toEqual(['0.0 GH/s', '0.5 GH/s', '1.0 GH/s']);
-    expect(formatHashrateTicks([0])).toEqual(['0 GH/s']);
+    expect(formatHashrateTicks([0])).toEqual(['0 TH/s']);
   });
 });

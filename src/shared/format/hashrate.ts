@@ -6,7 +6,7 @@ import { EMPTY_NUMBER, formatNumber, toFiniteNumber } from './number';
 
 /**
  * formatHashrate(110000) → '110.00 TH/s'; formatHashrate(95, 'TH/s', 1) → '95.0 TH/s';
- * formatHashrate(0) → '0.00 GH/s'. The value is given in `unit` (default GH/s).
+ * formatHashrate(0) → '0.00 TH/s' (a zero reads in the unit miners are rated in). The value is given in `unit` (default GH/s).
  * Missing values give '-'; an unsupported unit is logged by toGhs and gives '-'.
  */
 export function formatHashrate(value: number | string | null | undefined, unit = 'GH/s', decimals = 2): string {
