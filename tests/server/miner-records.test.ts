@@ -102,6 +102,12 @@ describe('miner records', () => {
       expect(log.total).toBe(1);
       expect(log.list[0]).toMatchObject({ action: 'updateSn', kind: 'record', user: 'operator', ok: true, detail: { from: reported, to: NEW_SN } });
     });
+
+    it('tells in the log whether a blink turned the locate light on or off', async () => {
+      for (const on of ['true', 'false']) expect((await admin.post('/api/minerv2/batchBlink', { agentKey: farmA.agentKey, ips: ip(2), on })).statusCode).toBe(200);
+      const log = await opLog(2);
+      expect(log.list.filter((r) => r.action === 'batchBlink').map((r) => r.detail)).toEqual(expect.arrayContaining([{ light: 'on' }, { light: 'off' }]));
+    });
   });
 
   describe('off-shelf records', () => {

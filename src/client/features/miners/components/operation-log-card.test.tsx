@@ -56,6 +56,7 @@ describe('operation log card', () => {
       batchRow('batchChangePowerPercent', { percent: 80 }, false, 'offline'),
       batchRow('batchCustomer', {}, true),
       batchRow('batchSetPool', { pools: ['stratum+tcp://a.example:3333', '', ''] }, false, 'unreachable: timeout'),
+      batchRow('batchBlink', { light: 'off' }, true),
     ]);
     render(withProviders(i18n, <OperationLogCard agentKey="north-hall" ip="10.0.0.7" />, testQueryClient()));
     expect(await screen.findByText('Work mode: Sleep')).toBeTruthy();
@@ -66,6 +67,7 @@ describe('operation log card', () => {
     expect(screen.getByText("No customer (the farm's own)")).toBeTruthy();
     expect(screen.getByText('Pools: stratum+tcp://a.example:3333')).toBeTruthy();
     expect(screen.getByText('Failed: Miner unreachable: timeout')).toBeTruthy();
+    expect(screen.getByText('Locate light off')).toBeTruthy();
     expect(screen.queryByText(/mode: sleep/)).toBeNull();
   });
 });

@@ -56,6 +56,8 @@ function paramText(action: string, key: string, v: unknown, label: (kind: MinerL
       return t('opLog.params.fileName', { value: text });
     case 'pools':
       return t('opLog.params.pools', { value: text || '-' });
+    case 'light':
+      return t(text === 'on' ? 'opLog.params.lightOn' : 'opLog.params.lightOff');
     default:
       return `${key}: ${text}`;
   }
