@@ -162,7 +162,7 @@ describe('miner records', () => {
       expect(log.list[1]).toMatchObject({ kind: 'batch', user: 'admin', ok: true });
     });
 
-    it('leaves miners off shelf out of the on-shelf list (/device/miner) and its counters, and shows one put back at once', async () => {
+    it('leaves miners off shelf out of the on-shelf list (/device/miner), its counters, the dashboard and the statistics, and shows one put back at once', async () => {
       const listed = async (query: Record<string, string> = {}) => {
         const res = await reader.get('/api/miner/list', { agentKey: farmA.agentKey, pageSize: '1000', ...query });
         expect(res.statusCode, res.body).toBe(200);
@@ -183,7 +183,16 @@ describe('miner records', () => {
       expect(after.list.map((r) => r.ip)).not.toContain(ip(8));
       expect((await listed({ keyword: ip(8) })).total).toBe(0);
       expect(await total()).toBe(FLEET - 3);
+      // The dashboard, the hashrate overview and the model statistics count the same miners as the list.
+      const figures = async () => {
+        const dash = body<{ counters: { total: number } }>(await reader.get('/api/dashboard/summary', { agentKey: farmA.agentKey })).data;
+        const index = body<{ total: number }>(await reader.get('/api/miner/indexStat', { agentKey: farmA.agentKey })).data;
+        const models = body<{ count: number }[]>(await reader.get('/api/miner/modelstat', { agentKey: farmA.agentKey })).data;
+        return [dash.counters.total, index.total, models.reduce((n, m) => n + m.count, 0)];
+      };
+      expect(await figures()).toEqual([FLEET - 3, FLEET - 3, FLEET - 3]);
       expect((await shelfOperator.post('/api/miner/onShelf', { agentKey: farmA.agentKey, ips: [ip(8)] })).statusCode).toBe(200);
+      expect(await figures()).toEqual([FLEET - 2, FLEET - 2, FLEET - 2]);
       expect((await listed()).list.map((r) => r.ip)).toContain(ip(8));
       expect((await listed({ keyword: ip(8) })).list.map((r) => r.ip)).toEqual([ip(8)]);
     });

@@ -10,8 +10,8 @@ import { sql } from 'kysely';
 import type { FarmSeriesPoint } from '@shared/schemas/miner';
 import type { DashboardCounters, DashboardPeriod, DashboardPeriodPanel, DashboardSeriesRange, DashboardSummary, TempBucket } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
-import { counterItems, countersOf, topFaultsOf } from '../miners/miner-sql';
-import { DataStampCache, type Stamps, stampsOf, stampsSql } from '../miners/miner-stamps';
+import { counterItems, countersOf, minerWhere, topFaultsOf } from '../miners/miner-sql';
+import { DataStampCache, type Stamps, filterKey, hasOffShelf, stampsOf, stampsSql } from '../miners/miner-stamps';
 
 /** Temperature bucket edges, °C: below 40, 40–50 … 80–90, 90 and above. */
 export const TEMP_EDGES = [40, 50, 60, 70, 80, 90] as const;
@@ -29,11 +29,13 @@ type MinersNow = { counters: DashboardCounters; temperature: DashboardSummary['t
 const nowCache = new DataStampCache<MinersNow>(60_000, 100);
 
 /** Counters and the temperature distribution of the online miners: one scan of the farm's miners (kept: nowCache). */
-function minersNow(db: DB, agentKey: string): Promise<MinersNow> {
-  return nowCache.get(db, agentKey, agentKey, () => scanMiners(db, agentKey));
+async function minersNow(db: DB, agentKey: string): Promise<MinersNow> {
+  // The miners on shelf, as the list and its counters count them (a miner off shelf for repair is no offline miner).
+  const offShelf = await hasOffShelf(db, agentKey);
+  return nowCache.get(db, agentKey, filterKey(agentKey, {}, offShelf), () => scanMiners(db, agentKey, offShelf));
 }
 
-async function scanMiners(db: DB, agentKey: string): Promise<{ value: MinersNow; stamps: Stamps }> {
+async function scanMiners(db: DB, agentKey: string, offShelf: boolean): Promise<{ value: MinersNow; stamps: Stamps }> {
   const bands = TEMP_EDGES.map((e, i) => sql`count(*) filter (where m.online and m.temp_max < ${sql.lit(e)}${i > 0 ? sql` and m.temp_max >= ${sql.lit(TEMP_EDGES[i - 1]!)}` : sql``})::int as ${sql.ref(`t${i}`)}`);
   const { rows } = await sql<Record<string, number | null> & { stamp: string; identity_stamp: string }>`
     select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
@@ -41,7 +43,7 @@ async function scanMiners(db: DB, agentKey: string): Promise<{ value: MinersNow;
         count(*) filter (where m.online and m.temp_max >= ${sql.lit(TEMP_EDGES[TEMP_EDGES.length - 1]!)})::int as ${sql.ref(`t${TEMP_EDGES.length}`)},
         count(*) filter (where m.online and m.temp_max is null)::int as temp_unknown,
         max(m.temp_max) filter (where m.online) as temp_max, avg(m.temp_max) filter (where m.online) as temp_avg
-      from miners m where m.agent_key = ${agentKey}
+      from miners m where ${minerWhere(agentKey, {}, offShelf)}
     ) c
   `.execute(db);
   const r: Record<string, number | null> = rows[0] ?? {};

@@ -106,17 +106,19 @@ const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part * 10_
 /**
  * The statistics pages' figures (hashrate overview, model statistics) are kept per farm under its data stamp the same
  * way as the counters (one scan of the farm per change, not per visit); they do not move with the clock, so the
- * minute is only a safety net.
+ * minute is only a safety net. Like the list and its counters they count the miners on shelf (minerWhere): a miner
+ * taken off shelf for repair is the off-shelf records', not an offline miner of the farm.
  */
 const indexStatCache = new DataStampCache<MinerIndexStat>(60_000, 100);
 const modelStatsCache = new DataStampCache<MinerModelStat[]>(60_000, 100);
 
 /** The hashrate overview's figures and top faults: one scan of the farm's miners (fault labels counted per label; kept: indexStatCache). */
-export function getIndexStat(db: DB, agentKey: string): Promise<MinerIndexStat> {
-  return indexStatCache.get(db, agentKey, agentKey, () => scanIndexStat(db, agentKey));
+export async function getIndexStat(db: DB, agentKey: string): Promise<MinerIndexStat> {
+  const offShelf = await hasOffShelf(db, agentKey);
+  return indexStatCache.get(db, agentKey, filterKey(agentKey, {}, offShelf), () => scanIndexStat(db, agentKey, offShelf));
 }
 
-async function scanIndexStat(db: DB, agentKey: string): Promise<{ value: MinerIndexStat; stamps: Stamps }> {
+async function scanIndexStat(db: DB, agentKey: string, offShelf: boolean): Promise<{ value: MinerIndexStat; stamps: Stamps }> {
   const { rows } = await sql<{
     stamp: string;
     identity_stamp: string;
@@ -139,7 +141,7 @@ async function scanIndexStat(db: DB, agentKey: string): Promise<{ value: MinerIn
         max(m.temp_max) filter (where m.online) as temp_max,
         avg(m.temp_max) filter (where m.online) as temp_avg,
         max(m.taken_at) as updated_at
-      from miners m where m.agent_key = ${agentKey}
+      from miners m where ${minerWhere(agentKey, {}, offShelf)}
     ) c
   `.execute(db);
   const r = rows[0];
@@ -164,11 +166,12 @@ async function scanIndexStat(db: DB, agentKey: string): Promise<{ value: MinerIn
 }
 
 /** Per model: count, online, qualified, real and ideal hashrate; most numerous first (kept: modelStatsCache). */
-export function getModelStats(db: DB, agentKey: string): Promise<MinerModelStat[]> {
-  return modelStatsCache.get(db, agentKey, agentKey, () => scanModelStats(db, agentKey));
+export async function getModelStats(db: DB, agentKey: string): Promise<MinerModelStat[]> {
+  const offShelf = await hasOffShelf(db, agentKey);
+  return modelStatsCache.get(db, agentKey, filterKey(agentKey, {}, offShelf), () => scanModelStats(db, agentKey, offShelf));
 }
 
-async function scanModelStats(db: DB, agentKey: string): Promise<{ value: MinerModelStat[]; stamps: Stamps }> {
+async function scanModelStats(db: DB, agentKey: string, offShelf: boolean): Promise<{ value: MinerModelStat[]; stamps: Stamps }> {
   // The stamps come with every model's row, and alone (count null) for a farm without miners.
   const { rows } = await sql<{ stamp: string; identity_stamp: string; model: string; make: string; count: number | null; online: number; qualified: number; real: number; ideal: number }>`
     select s.*, c.* from (select ${stampsSql(agentKey)}) s left join (
@@ -177,7 +180,7 @@ async function scanModelStats(db: DB, agentKey: string): Promise<{ value: MinerM
         count(*) filter (where m.online and ${statusCondition('qualified')})::int as qualified,
         coalesce(sum(m.rt5s) filter (where m.online), 0)::float8 as real,
         coalesce(sum(m.ideal), 0)::float8 as ideal
-      from miners m where m.agent_key = ${agentKey}
+      from miners m where ${minerWhere(agentKey, {}, offShelf)}
       group by m.model
     ) c on true
     order by c.count desc nulls last, c.model
