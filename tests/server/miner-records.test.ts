@@ -191,6 +191,9 @@ describe('miner records', () => {
         return [dash.counters.total, index.total, models.reduce((n, m) => n + m.count, 0)];
       };
       expect(await figures()).toEqual([FLEET - 3, FLEET - 3, FLEET - 3]);
+      // Its detail says it is off shelf (since when, its repair); one on shelf says nothing of it.
+      expect((await detail(8)).offShelf).toEqual({ at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), repairStatus: null });
+      expect((await detail(9)).offShelf).toBeNull();
       expect((await shelfOperator.post('/api/miner/onShelf', { agentKey: farmA.agentKey, ips: [ip(8)] })).statusCode).toBe(200);
       expect(await figures()).toEqual([FLEET - 2, FLEET - 2, FLEET - 2]);
       expect((await listed()).list.map((r) => r.ip)).toContain(ip(8));

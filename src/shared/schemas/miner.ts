@@ -220,6 +220,8 @@ export interface MinerRow {
 
 export interface MinerDetail extends MinerRow {
   snapshot: MinerSnapshot;
+  /** Taken off shelf (/device/miners): since when, and where its repair stands (REPAIR_STATUSES; null = awaiting). null: on shelf. */
+  offShelf: { at: string | null; repairStatus: string | null } | null;
 }
 
 export interface MinerStat {

@@ -34,6 +34,7 @@ function miner(online: boolean, marks: Partial<MinerDetail> = {}): MinerDetail {
     accidentNote: null,
     zone: null,
     zoneId: null,
+    offShelf: null,
     ...marks,
     ip: '10.0.0.9',
     sn: 'HTM3CS40ZXQWMBNKD',
@@ -116,6 +117,20 @@ describe('miner detail', () => {
     expect(notice.textContent).toContain('(2 in a row)');
     expect(screen.queryByTestId('miner-detail-offline')).toBeNull();
     expect(live()).toEqual(['237.92 TH/s', '236.10 TH/s', '101.7%']);
+  });
+
+  it('says a miner is off shelf, since when and where its repair stands, with the way to the off-shelf records', async () => {
+    mount(miner(false, { offShelf: { at: TAKEN_AT, repairStatus: 'onsite' } }));
+    const notice = await screen.findByTestId('miner-detail-off-shelf');
+    expect(notice.textContent).toContain(`Off shelf since ${formatDate(TAKEN_AT)}`);
+    expect(notice.textContent).toContain('Repair: ');
+    expect(screen.getByTestId('miner-detail-off-shelf-link').getAttribute('href')).toBe('/device/miners');
+  });
+
+  it('shows no off-shelf notice for a miner on shelf', async () => {
+    mount(miner(true));
+    await screen.findByTestId('miner-detail-state');
+    expect(screen.queryByTestId('miner-detail-off-shelf')).toBeNull();
   });
 
   it('shows no notice for an offline miner’s missed polls other than the offline one', async () => {

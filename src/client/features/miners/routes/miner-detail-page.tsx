@@ -5,8 +5,8 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { accidentText } from '@shared/miner-labels';
-import { Alert, Badge, Button, Card, Center, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconPlugConnectedX, IconRefresh, IconWifiOff } from '@tabler/icons-react';
+import { Alert, Anchor, Badge, Button, Card, Center, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconArchive, IconArrowLeft, IconPlugConnectedX, IconRefresh, IconWifiOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAgentKey } from '@client/lib/agent-key';
@@ -137,6 +137,16 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
   const canOperate = usePermissions().has(PERMISSION.minerOperations);
   return (
     <Stack gap="md">
+      {m.offShelf && (
+        <Alert color="orange" variant="light" icon={<IconArchive size={18} />} title={m.offShelf.at ? t('detail.offShelf', { time: formatDate(m.offShelf.at) }) : t('detail.offShelfNoTime')} data-testid="miner-detail-off-shelf">
+          <Group gap="xs" wrap="wrap">
+            <Text size="sm">{t('detail.offShelfRepair', { status: label('repairStatus', m.offShelf.repairStatus ?? 'awaiting') })}</Text>
+            <Anchor component={Link} to="/device/miners" size="sm" data-testid="miner-detail-off-shelf-link">
+              {t('detail.offShelfOpen')}
+            </Anchor>
+          </Group>
+        </Alert>
+      )}
       {!m.online && (
         <Alert color="gray" variant="light" icon={<IconPlugConnectedX size={18} />} title={t('detail.offline', { time: formatDate(m.takenAt) })} data-testid="miner-detail-offline">
           {t('detail.offlineHint')}
