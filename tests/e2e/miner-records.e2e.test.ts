@@ -207,6 +207,8 @@ describe('temperature probes (/miner/probes, no layout)', () => {
           // The page's only way back is a thumb-sized target, not the bare 18 px arrow it was.
           const back = await page.getByTestId('probes-back').boundingBox();
           expect(Math.min(back?.width ?? 0, back?.height ?? 0)).toBeGreaterThanOrEqual(32);
+          // So is the unit switch (23 px tall in its compact desktop size).
+          expect((await page.getByTestId('probes-unit').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(32);
         }
         expect(errors).toEqual([]);
       } finally {

@@ -7,6 +7,7 @@ import { DASHBOARD_SERIES_RANGES, type DashboardSeriesRange } from '@shared/sche
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { useDashboardSeries } from '../api/dashboard-api';
 import { PanelState } from './panel-state';
+import { usePhone } from '@client/lib/use-phone';
 
 const AXES: ChartAxis[] = [{ scale: 'y', side: 'left', ticks: (v: number[]) => formatHashrateTicks(v), size: 72, zero: true }];
 const VALUE_FORMAT = { y: (v: number) => formatHashrate(v) };
@@ -15,6 +16,8 @@ const SPAN: Record<DashboardSeriesRange, number> = { hour: 3600, '30d': 30 * 86_
 
 export function HashrateCard({ agentKey, noMiners }: { agentKey: string; noMiners: boolean }) {
   const { t } = useTranslation('dashboard');
+  // A finger's target on a phone (the compact control is ~23 px tall).
+  const phone = usePhone();
   const [range, setRange] = useState<DashboardSeriesRange>('hour');
   const series = useDashboardSeries(agentKey, range);
   const points = useMemo(() => series.data ?? [], [series.data]);
@@ -32,7 +35,7 @@ export function HashrateCard({ agentKey, noMiners }: { agentKey: string; noMiner
       <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
         <Title order={4}>{t('chart.title')}</Title>
         <SegmentedControl
-          size="xs"
+          size={phone ? 'md' : 'xs'}
           value={range}
           onChange={(v) => setRange(v as DashboardSeriesRange)}
           data={DASHBOARD_SERIES_RANGES.map((r) => ({ value: r, label: t(`chart.range.${r}`) }))}

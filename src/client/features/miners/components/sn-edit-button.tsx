@@ -6,9 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { SN_LENGTH, checkSn } from '@shared/sn';
 import { notifySuccess } from '@client/lib/feedback';
 import { useUpdateSn } from '../api/miner-records-api';
+import { usePhone } from '@client/lib/use-phone';
 
 export function SnEditButton({ agentKey, ip, sn, reportedSn }: { agentKey: string; ip: string; sn: string; reportedSn: string }) {
   const { t } = useTranslation(['miners', 'errors']);
+  // A finger's target on a phone (the compact icon is 22 px).
+  const phone = usePhone();
   const [opened, setOpened] = useState(false);
   const [value, setValue] = useState(sn);
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +47,7 @@ export function SnEditButton({ agentKey, ip, sn, reportedSn }: { agentKey: strin
     >
       <Popover.Target>
         <Tooltip label={t('miners:sn.edit')}>
-          <ActionIcon size="sm" variant="subtle" aria-label={t('miners:sn.edit')} onClick={() => setOpened((o) => !o)} data-testid="miner-sn-edit">
+          <ActionIcon size={phone ? 'lg' : 'sm'} variant="subtle" aria-label={t('miners:sn.edit')} onClick={() => setOpened((o) => !o)} data-testid="miner-sn-edit">
             <IconPencil size={14} />
           </ActionIcon>
         </Tooltip>

@@ -18,6 +18,7 @@ import { NoFarmState } from '@client/components/no-farm-state';
 import { type ChartAxis, type ChartSeries, UplotChart } from '@client/components/uplot-chart';
 import { formatPercent, formatTemp } from '../lib/format-miner';
 import { useMinerLabels } from '../lib/use-miner-labels';
+import { usePhone } from '@client/lib/use-phone';
 
 function Figure({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
   return (
@@ -38,6 +39,8 @@ const SPAN: Record<FarmSeriesRange, number> = { hour: 86_400, '30d': 30 * 86_400
 
 export function HashrateOverviewPage() {
   const { t } = useTranslation('miners');
+  // A finger's target on a phone (the compact control is ~23 px tall).
+  const phone = usePhone();
   const { label } = useMinerLabels();
   const agentKey = useAgentKey();
   const [range, setRange] = useState<FarmSeriesRange>('hour');
@@ -179,7 +182,7 @@ export function HashrateOverviewPage() {
         <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
           <Title order={5}>{t('overview.series')}</Title>
           <SegmentedControl
-            size="xs"
+            size={phone ? 'md' : 'xs'}
             value={range}
             onChange={(v) => setRange(v as FarmSeriesRange)}
             data={FARM_SERIES_RANGES.map((r) => ({ value: r, label: t(`overview.range.${r}`) }))}

@@ -30,6 +30,7 @@ import { OperationLogCard } from '../components/operation-log-card';
 import { SnEditButton } from '../components/sn-edit-button';
 import { BoardsView, PoolsView } from '../components/detail-boards-pools';
 import { DetailField } from '../components/detail-field';
+import { usePhone } from '@client/lib/use-phone';
 
 /** What a section says when the miner reported none of its items. */
 function NoneText({ children }: { children: ReactNode }) {
@@ -279,6 +280,8 @@ const HISTORY_SPAN: Record<MinerHistoryRange, number> = { hour: 86_400, day: 30 
 
 function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
   const { t } = useTranslation('miners');
+  // A finger's target on a phone (the compact control is ~23 px tall).
+  const phone = usePhone();
   const [rangeName, setRange] = useState<MinerHistoryRange>('hour');
   const history = useMinerHistory(agentKey, ip, rangeName);
   const points: MinerHistoryPoint[] = useMemo(() => history.data ?? [], [history.data]);
@@ -344,7 +347,7 @@ function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
       <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
         <Title order={5}>{t('detail.history')}</Title>
         <SegmentedControl
-          size="xs"
+          size={phone ? 'md' : 'xs'}
           value={rangeName}
           onChange={(v) => setRange(v as MinerHistoryRange)}
           data={MINER_HISTORY_RANGES.map((r) => ({ value: r, label: t(`charts.range.${r}`) }))}

@@ -17,6 +17,7 @@ import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { useMinerList } from '../api/miners-api';
 import { HOT_FROM_C, ProbeTile, type TempUnit, tempBand, tempText } from '../components/probe-tile';
 import { NoFarmState } from '@client/components/no-farm-state';
+import { usePhone } from '@client/lib/use-phone';
 
 const PAGE_SIZE = 240;
 const UNIT_KEY = 'hf.probeUnit';
@@ -24,6 +25,8 @@ const UNITS: readonly TempUnit[] = ['C', 'F', 'K'];
 
 export function MinerProbesPage() {
   const { t } = useTranslation('miners');
+  // A finger's target on a phone (the compact control is ~23 px tall).
+  const phone = usePhone();
   const agentKey = useAgentKey();
   const [page, setPage] = useState(1);
   const [unit, setUnit] = useState<TempUnit>(() => {
@@ -92,7 +95,7 @@ export function MinerProbesPage() {
               {t('probes.title')}
             </Title>
           </Group>
-          <SegmentedControl size="xs" value={unit} onChange={(v) => setUnit(v as TempUnit)} data={UNITS.map((u) => ({ value: u, label: u === 'K' ? 'K' : `°${u}` }))} data-testid="probes-unit" />
+          <SegmentedControl size={phone ? 'md' : 'xs'} value={unit} onChange={(v) => setUnit(v as TempUnit)} data={UNITS.map((u) => ({ value: u, label: u === 'K' ? 'K' : `°${u}` }))} data-testid="probes-unit" />
         </Group>
         {list.data && (
           <Group gap="xs">
