@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tailBytes } from './history-log';
+import { tailBytes } from './log-text';
 
 describe('tailBytes', () => {
   it('keeps a short log whole', () => {

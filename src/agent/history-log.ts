@@ -2,30 +2,20 @@
  * Reads a miner's log for a history-log task (spec 3 §7 history log; miner-protocols.md §9 and the CGI table):
  * stock Antminer firmware serves it as text/plain at /cgi-bin/get_kernel_log.cgi (newer builds) or
  * /cgi-bin/log.cgi (older X19; a 404 from the first means try the second), behind the same digest auth as the
- * other CGIs. Other families: unsupported-op. The last HISTORY_LOG_MAX_BYTES are kept.
+ * other CGIs; VNish serves its logs without auth under /api/v1/logs/ (§6.2; families/vnish.ts VNISH_HISTORY_LOGS).
+ * Other families (Whatsminer, Braiins OS, LuxOS: no log endpoint in the reference): unsupported-op. The last
+ * HISTORY_LOG_MAX_BYTES are kept.
  */
-import { HISTORY_LOG_MAX_BYTES } from '@shared/schemas/miner-records';
 import { webClient } from './families/antminer-stock';
+import { type MinerLog, tailBytes } from './log-text';
+import { VNISH_HISTORY_LOGS, readVnishLog } from './families/vnish';
 import { type DriverEnv, type MinerHandle, OpError } from './miner-types';
 import { HttpError } from './protocols/http-client';
 
-export interface MinerLog {
-  content: string;
-  source: string;
-}
-
 const PATHS = ['/cgi-bin/get_kernel_log.cgi', '/cgi-bin/log.cgi'] as const;
 
-/** The last `max` bytes of a text, cut at a line start when one is near. */
-export function tailBytes(text: string, max = HISTORY_LOG_MAX_BYTES): string {
-  const buf = Buffer.from(text, 'utf8');
-  if (buf.length <= max) return text;
-  const tail = buf.subarray(buf.length - max).toString('utf8').replace(/^\uFFFD+/, '');
-  const nl = tail.indexOf('\n');
-  return nl >= 0 && nl < 4096 ? tail.slice(nl + 1) : tail;
-}
-
 export async function readMinerLog(h: MinerHandle, env: DriverEnv): Promise<MinerLog> {
+  if (h.id.family === 'vnish') return readVnishLog(h, env, VNISH_HISTORY_LOGS);
   if (h.id.family !== 'antminer-stock') throw new OpError('unsupported-op', `history log not supported for ${h.id.family}`);
   const web = webClient(h, env);
   for (const path of PATHS) {

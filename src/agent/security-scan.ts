@@ -11,7 +11,8 @@
 import net from 'node:net';
 import { DEFAULT_SSH_PORT, type SecurityScanReport, type SshLogEvent } from '@shared/security-scan';
 import { readVnishSystemLog } from './families/vnish';
-import { type MinerLog, readMinerLog } from './history-log';
+import { readMinerLog } from './history-log';
+import type { MinerLog } from './log-text';
 import { type DriverEnv, type MinerHandle, OpError } from './miner-types';
 import { HttpError } from './protocols/http-client';
 

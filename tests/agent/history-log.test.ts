@@ -1,8 +1,9 @@
 /**
  * History log over real sockets: simulator fleet ← agent → the real server (cloned PGlite). The console asks
  * for a miner's log (POST /api/miner/historyLog); the agent picks the task, reads the log from the simulated
- * Antminer's web CGI (get_kernel_log.cgi on newer firmware, log.cgi on older, digest auth), uploads it, and the
- * status answers done with the text; a family without a log reads as failed with the agent's reason.
+ * Antminer's web CGI (get_kernel_log.cgi on newer firmware, log.cgi on older, digest auth) or a VNish unit's web API
+ * (/api/v1/logs/miner), uploads it, and the status answers done with the text; a family without a log reads as
+ * failed with the agent's reason.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +28,7 @@ let agent: FarmAgent;
 let dataDir = '';
 
 beforeAll(async () => {
-  fleet = await startFleet({ miners: MINERS, cidr: CIDR, rpcPort: 0, webPort: 0, whatsminerV3Port: 0, seed: 54, tickMs: 250 });
+  fleet = await startFleet({ miners: MINERS, cidr: CIDR, rpcPort: 0, webPort: 0, whatsminerV3Port: 0, seed: 54, tickMs: 250, mix: { 'antminer-stock': 8, whatsminer: 2, vnish: 2 } });
   t = await createTestApp();
   admin = await setupAdmin(t.app);
   const { secret } = await createFarm(admin, FARM);
@@ -88,8 +89,19 @@ describe('history log', () => {
     }
   }, 60_000);
 
+  it("reads a VNish unit's mining log over its web API (no login) and shows it in the console", async () => {
+    const m = fleet.miners.find((x) => x.family === 'vnish');
+    expect(m).toBeDefined();
+    m!.log('chain 1: 108 chips found, history-log test line');
+    const info = await requestLog(m!.ip);
+    expect(info.status, JSON.stringify(info)).toBe('done');
+    expect(info.source).toBe('/api/v1/logs/miner');
+    expect(info.content).toContain('history-log test line');
+    expect(info.size).toBe(Buffer.byteLength(info.content ?? ''));
+  }, 60_000);
+
   it('reports why when the family has no log over the web', async () => {
-    const other = fleet.miners.find((m) => m.family !== 'antminer-stock');
+    const other = fleet.miners.find((m) => m.family === 'whatsminer');
     expect(other).toBeDefined();
     const info = await requestLog(other!.ip);
     expect(info).toMatchObject({ status: 'failed', content: null });

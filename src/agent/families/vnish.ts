@@ -1,6 +1,6 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { displayModel, lookupModel } from '../catalogue';
-import { type MinerLog, tailBytes } from '../history-log';
+import { type MinerLog, tailBytes } from '../log-text';
 import { OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
@@ -215,14 +215,24 @@ export const vnishDriver: FamilyDriver = {
 export const VNISH_SYSTEM_LOGS = ['/api/v1/logs/messages', '/api/v1/logs/system'] as const;
 
 /**
- * Reads the VNish system log (VNISH_SYSTEM_LOGS, the first that answers with text; the last HISTORY_LOG_MAX_BYTES).
- * A network failure ends it at once (the other path is on the same port); an HTTP error from every path throws
- * HttpError http-status; an empty log read is an empty log.
+ * The logs a history log of a VNish unit reads (spec 3 §7 history log), in order: the mining process's own log
+ * (`miner`: its chains, chips, fans and temperatures — what a technician reads for a hashing fault; on stock firmware
+ * these lines are in the kernel log), else the syslog.
  */
-export async function readVnishSystemLog(h: MinerHandle, env: DriverEnv): Promise<MinerLog> {
+export const VNISH_HISTORY_LOGS = ['/api/v1/logs/miner', '/api/v1/logs/messages'] as const;
+
+/** Reads the VNish system log (VNISH_SYSTEM_LOGS): see readVnishLog. */
+export const readVnishSystemLog = (h: MinerHandle, env: DriverEnv): Promise<MinerLog> => readVnishLog(h, env, VNISH_SYSTEM_LOGS);
+
+/**
+ * Reads the first of `paths` that answers with text (the last HISTORY_LOG_MAX_BYTES). A network failure ends it at
+ * once (the other paths are on the same port); an HTTP error from every path throws HttpError http-status; an empty
+ * log read is an empty log.
+ */
+export async function readVnishLog(h: MinerHandle, env: DriverEnv, paths: readonly string[]): Promise<MinerLog> {
   let empty: MinerLog | null = null;
   let failed: HttpError | null = null;
-  for (const path of VNISH_SYSTEM_LOGS) {
+  for (const path of paths) {
     const res = await httpRequest(h.id.ip, env.ports.web, path, { timeoutMs: Math.max(env.webTimeoutMs, 15000) });
     if (res.status < 200 || res.status >= 300) {
       failed ??= new HttpError('http-status', `${path}: HTTP ${res.status}`, res.status);
@@ -232,7 +242,7 @@ export async function readVnishSystemLog(h: MinerHandle, env: DriverEnv): Promis
     empty ??= { content: '', source: path };
   }
   if (empty) return empty;
-  throw failed ?? new OpError('unsupported-op', 'the miner serves no system log');
+  throw failed ?? new OpError('unsupported-op', 'the miner serves no log');
 }
 
 async function authed<T>(fn: () => Promise<T>): Promise<T> {
