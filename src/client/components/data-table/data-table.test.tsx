@@ -146,6 +146,24 @@ describe('DataTable rendering', () => {
   });
 });
 
+/** Three rows with selection kept in state (shown in "keys"); row 3 cannot be selected. */
+function SelectionHarness({ initial, onRowClick }: { initial: RowKey[]; onRowClick?: (row: Miner) => void }): ReactNode {
+  const [keys, setKeys] = useState<RowKey[]>(initial);
+  return (
+    <>
+      <output data-testid="keys">{keys.join(',')}</output>
+      <DataTable<Miner>
+        columns={COLUMNS}
+        rows={makeRows(3)}
+        rowKey="id"
+        prefKey={PREF_KEY}
+        onRowClick={onRowClick}
+        selection={{ selectedKeys: keys, onChange: setKeys, isRowSelectable: (row) => row.id !== 3 }}
+      />
+    </>
+  );
+}
+
 describe('sorting and selection', () => {
   it('cycles sort and sets aria-sort', () => {
     const onSort = vi.fn();
@@ -165,22 +183,7 @@ describe('sorting and selection', () => {
   });
 
   it('selects rows and all visible rows with labelled checkboxes', () => {
-    function Harness(): ReactNode {
-      const [keys, setKeys] = useState<RowKey[]>([99]);
-      return (
-        <>
-          <output data-testid="keys">{keys.join(',')}</output>
-          <DataTable<Miner>
-            columns={COLUMNS}
-            rows={makeRows(3)}
-            rowKey="id"
-            prefKey={PREF_KEY}
-            selection={{ selectedKeys: keys, onChange: setKeys, isRowSelectable: (row) => row.id !== 3 }}
-          />
-        </>
-      );
-    }
-    render(<Harness />, { wrapper: Providers });
+    render(<SelectionHarness initial={[99]} />, { wrapper: Providers });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select row 2' }));
     expect(screen.getByTestId('keys').textContent).toBe('99,2');
     const all = screen.getByRole('checkbox', { name: 'Select all rows on this page' }) as HTMLInputElement;
@@ -194,23 +197,7 @@ describe('sorting and selection', () => {
 
   it('ticks a row from anywhere in its checkbox cell without opening it (a missed tap on a phone)', () => {
     const onRowClick = vi.fn();
-    function Harness(): ReactNode {
-      const [keys, setKeys] = useState<RowKey[]>([]);
-      return (
-        <>
-          <output data-testid="keys">{keys.join(',')}</output>
-          <DataTable<Miner>
-            columns={COLUMNS}
-            rows={makeRows(3)}
-            rowKey="id"
-            prefKey={PREF_KEY}
-            onRowClick={onRowClick}
-            selection={{ selectedKeys: keys, onChange: setKeys, isRowSelectable: (row) => row.id !== 3 }}
-          />
-        </>
-      );
-    }
-    render(<Harness />, { wrapper: Providers });
+    render(<SelectionHarness initial={[]} onRowClick={onRowClick} />, { wrapper: Providers });
     const cells = screen.getAllByTestId('data-table-check-cell');
     fireEvent.click(cells[1]!);
     expect(screen.getByTestId('keys').textContent).toBe('2');
