@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_UPLINK_PREFIX, type AgentTask, type SnapshotBatch, agentAuthorization } from '@shared/schemas/agent-uplink';
 import { minerIp, minerSnapshot, uploadBatch } from '../support/miner-snapshots';
-import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { type ApiSession, launchBrowser, loginUi, newContext, setupAdmin, suitePage, trackPageErrors } from '../support/e2e-browser';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
 const FARM = 'batch-farm';
@@ -114,30 +114,32 @@ describe('batch reboot from the miner list', () => {
 });
 
 describe('batch log at 360 px', () => {
-  it('scrolls its table sideways inside the drawer, the title and close button staying in view, a date on one line', async () => {
-    const context = await newContext(browser, server.url, { viewport: 'phone' });
-    try {
-      const page = await context.newPage();
-      const errors = trackPageErrors(page);
+  const s = suitePage(
+    () => browser,
+    () => server.url,
+    async (page) => {
       await loginUi(page);
       await page.goto('/device/miner');
       await page.getByTestId('data-table-row').first().waitFor();
-      await page.getByTestId('batch-log-open').click();
-      await page.getByTestId('batch-log-table').locator('tbody tr').first().waitFor();
-      const layout = await page.getByTestId('batch-log-scroll').evaluate((scroll) => {
-        const drawer = scroll.closest('.mantine-Drawer-content') as HTMLElement;
-        const date = scroll.querySelector('tbody tr td:nth-child(3)') as HTMLElement;
-        const text = document.createRange();
-        text.selectNodeContents(date);
-        const dateLines = new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
-        return { drawer: drawer.scrollWidth - drawer.clientWidth, table: (scroll.querySelector('table') as HTMLElement).offsetWidth - scroll.clientWidth, dateLines };
-      });
-      expect(layout.drawer).toBeLessThanOrEqual(0);
-      expect(layout.table).toBeGreaterThan(0);
-      expect(layout.dateLines).toBeLessThanOrEqual(1);
-      expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    },
+    { viewport: 'phone' },
+  );
+
+  it('scrolls its table sideways inside the drawer, the title and close button staying in view, a date on one line', async () => {
+    const { page } = s;
+    await page.getByTestId('batch-log-open').click();
+    await page.getByTestId('batch-log-table').locator('tbody tr').first().waitFor();
+    const layout = await page.getByTestId('batch-log-scroll').evaluate((scroll) => {
+      const drawer = scroll.closest('.mantine-Drawer-content') as HTMLElement;
+      const date = scroll.querySelector('tbody tr td:nth-child(3)') as HTMLElement;
+      const text = document.createRange();
+      text.selectNodeContents(date);
+      const dateLines = new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+      return { drawer: drawer.scrollWidth - drawer.clientWidth, table: (scroll.querySelector('table') as HTMLElement).offsetWidth - scroll.clientWidth, dateLines };
+    });
+    expect(layout.drawer).toBeLessThanOrEqual(0);
+    expect(layout.table).toBeGreaterThan(0);
+    expect(layout.dateLines).toBeLessThanOrEqual(1);
+    expect(s.errors).toEqual([]);
   }, 120_000);
 });
