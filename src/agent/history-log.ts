@@ -19,7 +19,7 @@ export async function readMinerLog(h: MinerHandle, env: DriverEnv): Promise<Mine
   if (h.id.family !== 'antminer-stock') throw new OpError('unsupported-op', `history log not supported for ${h.id.family}`);
   const web = webClient(h, env);
   for (const path of PATHS) {
-    const res = await web.request('GET', path, { timeoutMs: Math.max(env.webTimeoutMs, 15000) });
+    const res = await web.request('GET', path, { timeoutMs: Math.max(env.webTimeoutMs, 15000), keep: 'tail' });
     if (res.status === 404) continue;
     if (res.status < 200 || res.status >= 300) throw new HttpError('http-status', `${path}: HTTP ${res.status}`, res.status);
     return { content: tailBytes(res.body), source: path };

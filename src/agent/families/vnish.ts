@@ -233,7 +233,7 @@ export async function readVnishLog(h: MinerHandle, env: DriverEnv, paths: readon
   let empty: MinerLog | null = null;
   let failed: HttpError | null = null;
   for (const path of paths) {
-    const res = await httpRequest(h.id.ip, env.ports.web, path, { timeoutMs: Math.max(env.webTimeoutMs, 15000) });
+    const res = await httpRequest(h.id.ip, env.ports.web, path, { timeoutMs: Math.max(env.webTimeoutMs, 15000), keep: 'tail' });
     if (res.status < 200 || res.status >= 300) {
       failed ??= new HttpError('http-status', `${path}: HTTP ${res.status}`, res.status);
       continue;

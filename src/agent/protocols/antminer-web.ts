@@ -131,15 +131,16 @@ export class AntminerWeb {
     return this.credentials[this.state.credIdx];
   }
 
-  private async send(method: string, path: string, body: string | Buffer | undefined, contentType: string | undefined, auth: string | undefined, timeoutMs: number): Promise<HttpResponse> {
+  private async send(method: string, path: string, body: string | Buffer | undefined, contentType: string | undefined, auth: string | undefined, timeoutMs: number, keep?: 'tail'): Promise<HttpResponse> {
     const headers: Record<string, string> = {};
     if (auth) headers['Authorization'] = auth;
     if (contentType) headers['Content-Type'] = contentType;
-    return httpRequest(this.host, this.port, path, { method, headers, body, timeoutMs });
+    return httpRequest(this.host, this.port, path, { method, headers, body, timeoutMs, keep });
   }
 
   /** Authenticated request; throws HttpError('auth-failed') when no configured credential is accepted. */
-  async request(method: string, path: string, o: { body?: string | Buffer; contentType?: string; timeoutMs?: number } = {}): Promise<HttpResponse> {
+  /** keep 'tail': a long body's end is kept rather than its start (a log: http-client.ts HttpRequestOptions.keep). */
+  async request(method: string, path: string, o: { body?: string | Buffer; contentType?: string; timeoutMs?: number; keep?: 'tail' } = {}): Promise<HttpResponse> {
     const timeoutMs = o.timeoutMs ?? this.timeoutMs;
     const st = this.state;
     // calls started together (the detail reads) share one unauthenticated round trip for the challenge
@@ -152,7 +153,7 @@ export class AntminerWeb {
       }
     }
     if (!st.challenge) {
-      const probe = this.send(method, path, o.body, o.contentType, undefined, timeoutMs).then((res) => {
+      const probe = this.send(method, path, o.body, o.contentType, undefined, timeoutMs, o.keep).then((res) => {
         if (res.status === 401) {
           st.challenge = parseDigestChallenge(res.headers['www-authenticate']);
           st.nc = 0;
@@ -177,7 +178,7 @@ export class AntminerWeb {
       for (let attempt = 0; attempt < 2; attempt++) {
         const ch = st.challenge as DigestChallenge;
         st.nc += 1;
-        const res = await this.send(method, path, o.body, o.contentType, digestAuthorization(ch, cred, method, path, st.nc), timeoutMs);
+        const res = await this.send(method, path, o.body, o.contentType, digestAuthorization(ch, cred, method, path, st.nc), timeoutMs, o.keep);
         if (res.status !== 401) {
           st.credIdx = idx;
           return res;

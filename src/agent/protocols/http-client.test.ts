@@ -93,6 +93,18 @@ describe('httpRequest (raw socket HTTP/1.1)', () => {
     expect(res.body).toBe('x'.repeat(5000) + 'y'.repeat(1000));
   });
 
+  it('keeps the end of a longer body with keep tail (a log\'s newest lines), by length, by close or chunked', async () => {
+    const body = 'a'.repeat(5000) + 'b'.repeat(5000) + 'c'.repeat(3000);
+    const port = await rawServer((req, sock) => {
+      if (req.startsWith('GET /length')) writePieces(sock, [`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`, body.slice(0, 5000), body.slice(5000, 10000), body.slice(10000)], false);
+      else if (req.startsWith('GET /chunked')) writePieces(sock, ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', ...[body.slice(0, 6500), body.slice(6500)].map((c) => `${c.length.toString(16)}\r\n${c}\r\n`), '0\r\n\r\n'], false);
+      else writePieces(sock, ['HTTP/1.1 200 OK\r\n\r\n', body.slice(0, 7000), body.slice(7000)]);
+    });
+    for (const path of ['/length', '/chunked', '/close']) expect((await httpRequest('127.0.0.1', port, path, { maxBytes: 6000, keep: 'tail' })).body, path).toBe(body.slice(-6000));
+    // a body within the cap comes whole
+    expect((await httpRequest('127.0.0.1', port, '/length', { maxBytes: 20000, keep: 'tail' })).body).toBe(body);
+  });
+
   it('fails with a stated kind: refused, hang-up before a head, timeout, malformed head, bad request line', async () => {
     const closed = await rawServer(() => undefined);
     await new Promise((r) => servers.pop()!.close(r));

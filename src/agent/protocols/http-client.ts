@@ -38,7 +38,15 @@ export interface HttpRequestOptions {
   timeoutMs?: number;
   /** Body size cap (default 2 MiB): a longer body is cut there and the connection closed. */
   maxBytes?: number;
+  /**
+   * Which maxBytes of a longer body to keep: 'head' (default: the first, the rest not read) or 'tail' (the last: the
+   * whole body is read, up to TAIL_READ_MAX, and its end kept — a log's newest lines are at its end).
+   */
+  keep?: 'head' | 'tail';
 }
+
+/** With keep 'tail', reading stops after this many body bytes (the end of a reply that never ends is not waited for). */
+export const TAIL_READ_MAX = 64 * 1024 * 1024;
 
 /** Headers that keep their first value when repeated (as Node's http). */
 const SINGLE_HEADERS = new Set(['content-type', 'content-length', 'location', 'server', 'etag', 'last-modified', 'authorization', 'host', 'user-agent', 'retry-after', 'age', 'expires']);
@@ -136,6 +144,7 @@ function classify(err: NodeJS.ErrnoException): HttpError {
 export function httpRequest(host: string, port: number, path: string, o: HttpRequestOptions = {}): Promise<HttpResponse> {
   const timeoutMs = o.timeoutMs ?? 5000;
   const maxBytes = o.maxBytes ?? 2 * 1024 * 1024;
+  const tail = o.keep === 'tail';
   const method = o.method ?? 'GET';
   return new Promise<HttpResponse>((resolve, reject) => {
     if (!SAFE_TOKEN.test(method) || !SAFE_PATH.test(path)) {
@@ -160,7 +169,10 @@ export function httpRequest(host: string, port: number, path: string, o: HttpReq
     let status = 0;
     let headers: http.IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
+    /** Bytes held in chunks. */
     let size = 0;
+    /** Body bytes received (with keep 'tail', more than are held). */
+    let received = 0;
     /** body length from Content-Length, -1 = until close */
     let expect = -1;
     let chunked: ChunkedDecoder | null = null;
@@ -182,25 +194,35 @@ export function httpRequest(host: string, port: number, path: string, o: HttpReq
       settled = true;
       cancelDeadline(deadline);
       sock.destroy();
-      const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      resolve({ status, headers, body });
+      const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      resolve({ status, headers, body: (all.length > maxBytes ? all.subarray(all.length - maxBytes) : all).toString('utf8') });
     }
     function addBody(b: Buffer): void {
       if (b.length === 0) return;
+      received += b.length;
+      if (tail) {
+        // Keep the last maxBytes at least: drop whole chunks from the front while the rest still holds that many.
+        chunks.push(b);
+        size += b.length;
+        while (chunks.length > 1 && size - chunks[0]!.length >= maxBytes) size -= chunks.shift()!.length;
+        return;
+      }
       const room = maxBytes - size;
       const part = b.length > room ? b.subarray(0, room) : b;
       chunks.push(part);
       size += part.length;
     }
+    /** Enough read: the head kept, or (keep 'tail') the most a reply is read for. */
+    const enough = (): boolean => (tail ? received >= TAIL_READ_MAX : size >= maxBytes);
     function onBody(b: Buffer): void {
       if (chunked) {
         chunked.push(b, addBody);
         if (chunked.bad) fail(new HttpError('bad-reply', `${method} ${path}: malformed chunked body`));
-        else if (chunked.done || size >= maxBytes) complete();
+        else if (chunked.done || enough()) complete();
         return;
       }
       addBody(b);
-      if (size >= maxBytes || (expect >= 0 && size >= expect)) complete();
+      if (enough() || (expect >= 0 && received >= expect)) complete();
     }
 
     sock.on('data', (buf: Buffer) => {
