@@ -10,12 +10,11 @@ import { sql } from 'kysely';
 import { readSheet } from 'read-excel-file/node';
 import writeXlsxFile from 'write-excel-file/node';
 import { PERMISSION } from '@shared/menu-catalogue';
-import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { PoolConfigApplyResult, PoolConfigUploadResult } from '@shared/schemas/pool-config-file';
 import { pruneBatchLeftovers } from '@server/domains/batch/prune';
 import { sha256 } from '@server/security';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
-import { Client, type TestApp, body, createFarm, createMember, createTestApp, multipart, setupAdmin, uploadBatch } from './harness';
+import { Client, type TestApp, body, createFarm, createMember, createTestApp, multipart, setupAdmin, uploadCycle } from './harness';
 
 const KEY = 'pools-a';
 const OTHER = 'pools-b';
@@ -77,15 +76,7 @@ describe('pool configuration file', () => {
     await createFarm(admin, OTHER);
     const takenAt = new Date().toISOString();
     // Uploaded in reverse order: the file must still be in IP order.
-    const batch: SnapshotBatch = {
-      agentVersion: '1.4.2',
-      batchSeq: 1,
-      cycleStartedAt: takenAt,
-      cycleDurationMs: 5000,
-      snapshots: Array.from({ length: FLEET }, (_, i) => minerSnapshot(FLEET - 1 - i, { takenAt })),
-    };
-    const res = await uploadBatch(t.app, farm, batch);
-    expect(res.statusCode, res.body).toBe(200);
+    await uploadCycle(t.app, farm, 1, Array.from({ length: FLEET }, (_, i) => minerSnapshot(FLEET - 1 - i, { takenAt })));
   });
   afterAll(async () => {
     await t.close();

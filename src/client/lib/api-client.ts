@@ -134,3 +134,12 @@ export const api = {
   get: <T>(path: string, params?: Params, opts: Omit<RequestOptions, 'params'> = {}) => request<T>('GET', path, { ...opts, params }),
   post: <T>(path: string, body?: Params | FormData, opts: Omit<RequestOptions, 'body'> = {}) => request<T>('POST', path, { ...opts, body }),
 };
+
+/** POSTs a farm's file as multipart (fields agentKey, fileName, file): the IP-list, pool-config and shelf-list uploads. */
+export function postFarmFile<T>(path: string, agentKey: string, file: File): Promise<T> {
+  const fd = new FormData();
+  fd.set('agentKey', agentKey);
+  fd.set('fileName', file.name);
+  fd.set('file', file, file.name);
+  return api.post<T>(path, fd);
+}

@@ -10,6 +10,7 @@ import { BATCH_MAX_TARGETS, IP_LIST_TTL_SEC, type IpListUploadResult } from '@sh
 import { isIPv4 } from '@shared/validation';
 import type { DB } from '../../db/kysely';
 import { AppError, fieldError } from '../../errors';
+import type { ErrorName } from '@shared/errors';
 import { XlsFormatError, isCompoundFile, readXlsRows } from './xls-reader';
 
 export interface IpListEntry {
@@ -74,36 +75,36 @@ export type UploadContent = { rows: { line: number; cells: string[] }[] } | { te
 /**
  * What an upload holds, told by its content and checked against its extension (`ext`, null when unnamed): an .xlsx (a
  * zip) or a legacy .xls (a compound file, xls-reader.ts) as rows, else UTF-8 text without NUL bytes; anything else, or
- * content that does not match the extension, is an unsupported file format. Shared by the IP-list and pool-config
- * uploads.
+ * content that does not match the extension, is refused with `unsupported` (the caller's message: the formats it
+ * takes). Shared by the IP-list and pool-config uploads.
  */
-export async function readUpload(buf: Buffer, ext: string | null, columns: number): Promise<UploadContent> {
+export async function readUpload(buf: Buffer, ext: string | null, columns: number, unsupported: ErrorName = 'unsupportedFileFormat'): Promise<UploadContent> {
   if (isZip(buf)) {
-    if (ext !== null && ext !== 'xlsx') throw new AppError('unsupportedFileFormat');
+    if (ext !== null && ext !== 'xlsx') throw new AppError(unsupported);
     let data: unknown[][];
     try {
       data = (await readSheet(buf)) as unknown[][];
     } catch {
-      throw new AppError('unsupportedFileFormat');
+      throw new AppError(unsupported);
     }
     return { rows: data.map((row, i) => ({ line: i + 1, cells: row.slice(0, columns).map(cellText) })) };
   }
   if (isCompoundFile(buf)) {
-    if (ext !== null && ext !== 'xls') throw new AppError('unsupportedFileFormat');
+    if (ext !== null && ext !== 'xls') throw new AppError(unsupported);
     let rows: Map<number, string[]>;
     try {
       rows = readXlsRows(buf, columns);
     } catch (err) {
-      if (err instanceof XlsFormatError) throw new AppError('unsupportedFileFormat');
+      if (err instanceof XlsFormatError) throw new AppError(unsupported);
       throw err;
     }
     return { rows: [...rows.entries()].sort(([a], [b]) => a - b).map(([row, cells]) => ({ line: row + 1, cells })) };
   }
-  if (ext === 'xlsx' || ext === 'xls' || buf.includes(0)) throw new AppError('unsupportedFileFormat');
+  if (ext === 'xlsx' || ext === 'xls' || buf.includes(0)) throw new AppError(unsupported);
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf) };
   } catch {
-    throw new AppError('unsupportedFileFormat');
+    throw new AppError(unsupported);
   }
 }
 

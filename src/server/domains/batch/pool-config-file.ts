@@ -130,7 +130,7 @@ const padCells = (cells: string[]) => Array.from({ length: COLS }, (_, i) => cel
 
 /** The file's rows, COLS cells each: a sheet's as read, a text file's as CSV (comma, tab, semicolon or bar). */
 async function readRows(buf: Buffer, ext: string | null): Promise<FileRow[]> {
-  const content = await readUpload(buf, ext, COLS);
+  const content = await readUpload(buf, ext, COLS, 'unsupportedPoolConfigFormat');
   if ('rows' in content) return content.rows.map((r) => ({ line: r.line, cells: padCells(r.cells) }));
   const parsed = Papa.parse<string[]>(content.text.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimitersToGuess: [',', '\t', ';', '|'] });
   return parsed.data.map((cells, i) => ({ line: i + 1, cells: padCells(cells.slice(0, COLS).map((c) => String(c ?? '').trim())) }));
@@ -143,11 +143,7 @@ export async function parseUploadedPoolConfig(body: unknown): Promise<FileRow[]>
   const { file, name } = uploadedFile(body);
   const ext = fileExtension(name);
   if (ext !== null && !ALLOWED_EXT.has(ext)) throw new AppError('unsupportedPoolConfigFormat');
-  // The shared reader refuses with the IP lists' message (txt or Excel); this file may also be CSV.
-  const read = await readRows(file, ext).catch((err: unknown) => {
-    throw err instanceof AppError && err.errorName === 'unsupportedFileFormat' ? new AppError('unsupportedPoolConfigFormat') : err;
-  });
-  const rows = read.filter((r) => r.cells.some((c) => c !== ''));
+  const rows = (await readRows(file, ext)).filter((r) => r.cells.some((c) => c !== ''));
   // The header (or any title row): a first row whose IP cell is not an address.
   if (rows[0] && !isIPv4(rows[0].cells[0] ?? '')) rows.shift();
   if (rows.length > POOL_CONFIG_MAX_ROWS) throw new AppError('tooManyRows', { count: rows.length, max: POOL_CONFIG_MAX_ROWS });

@@ -4,7 +4,7 @@
  * file (getuploadPoolConfigFile, uploadPoolConfig, applyPoolConfig).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ApiError, api } from '@client/lib/api-client';
+import { ApiError, api, postFarmFile } from '@client/lib/api-client';
 import type {
   BatchListResult,
   BatchLogRow,
@@ -49,11 +49,7 @@ export function sendCode(channel: SendCodeChannel): Promise<SendCodeResult> {
 }
 
 export function uploadIpList(agentKey: string, file: File): Promise<IpListUploadResult> {
-  const fd = new FormData();
-  fd.set('agentKey', agentKey);
-  fd.set('fileName', file.name);
-  fd.set('file', file, file.name);
-  return api.post<IpListUploadResult>('/api/minerv2/uploadIpList', fd);
+  return postFarmFile<IpListUploadResult>('/api/minerv2/uploadIpList', agentKey, file);
 }
 
 /** Polls every 2 s until the batch is finished. */
@@ -121,11 +117,7 @@ export async function fetchPoolConfigFile(agentKey: string, scope: PoolConfigFil
 }
 
 export function uploadPoolConfig(agentKey: string, file: File): Promise<PoolConfigUploadResult> {
-  const fd = new FormData();
-  fd.set('agentKey', agentKey);
-  fd.set('fileName', file.name);
-  fd.set('file', file, file.name);
-  return api.post<PoolConfigUploadResult>('/api/minerv2/uploadPoolConfig', fd);
+  return postFarmFile<PoolConfigUploadResult>('/api/minerv2/uploadPoolConfig', agentKey, file);
 }
 
 export function applyPoolConfig(agentKey: string, fileId: string, code: string, idempotencyKey: string): Promise<PoolConfigApplyResult> {

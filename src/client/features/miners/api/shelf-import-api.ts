@@ -1,6 +1,6 @@
 /** Batch on/off shelf from a file (/setting/agent/online): upload, the checked rows, apply. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@client/lib/api-client';
+import { api, postFarmFile } from '@client/lib/api-client';
 import type { IpListUploadResult } from '@shared/schemas/batch-operations';
 import type { ShelfAction, ShelfImportApplyResult, ShelfImportRowsPage, ShelfOutcome } from '@shared/schemas/shelf-import';
 import { recordKeys } from './miner-records-api';
@@ -14,11 +14,7 @@ const shelfKeys = {
 };
 
 export function uploadShelfList(agentKey: string, file: File): Promise<IpListUploadResult> {
-  const fd = new FormData();
-  fd.set('agentKey', agentKey);
-  fd.set('fileName', file.name);
-  fd.set('file', file, file.name);
-  return api.post<IpListUploadResult>('/api/miner/shelfImport/upload', fd);
+  return postFarmFile<IpListUploadResult>('/api/miner/shelfImport/upload', agentKey, file);
 }
 
 export function useShelfImportRows(agentKey: string, fileId: string | null, action: ShelfAction, outcome: ShelfOutcome | null, page: number, pageSize: number) {
