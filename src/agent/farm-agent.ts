@@ -9,7 +9,7 @@ import { DEFAULT_DETAIL_EVERY_CYCLES, DEFAULT_PORTS, type DriverEnv } from './mi
 import type { CycleResult } from './poller';
 import { scanRanges, type ScanResult } from './scanner/scanner';
 import { ShardedPoller } from './sharded-poller';
-import { UplinkClient } from './uplink';
+import { UplinkClient, UplinkError } from './uplink';
 
 /**
  * The agent loop: fetch config (last good copy kept on disk for outages), scan at start and every
@@ -48,9 +48,48 @@ export interface FarmAgentOptions {
  */
 export const TASK_POLL_MS = 5000;
 
+/**
+ * How the server answered the agent's last call: `ok`; `refused` (HTTP 401: wrong --key or --secret, or a secret
+ * rotated in the console); `unreachable` (no connection, DNS, time-out); `error` (any other failure of the server).
+ */
+export type ServerState = 'ok' | 'refused' | 'unreachable' | 'error';
+
+export function serverStateOf(e: unknown): ServerState {
+  if (e instanceof UplinkError) {
+    if (e.status === 401 || e.status === 403) return 'refused';
+    if (e.status === null) return 'unreachable';
+  }
+  return 'error';
+}
+
+/** "3 min 12 s", "45 s", "2 h 5 min": how long the server was away, for the operator's log. */
+export function formatOutage(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** The server address for the log: user and password in it (http://user:pass@host) are never printed. */
+export function displayServerUrl(serverUrl: string): string {
+  try {
+    const u = new URL(serverUrl);
+    if (u.username || u.password) {
+      u.username = '';
+      u.password = '';
+    }
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return serverUrl;
+  }
+}
+
 export interface CycleReport {
   cycle: number;
   configSource: 'server' | 'cache' | 'file' | 'default';
+  /** How the server answered this cycle's first call. */
+  server: ServerState;
   scan?: Pick<ScanResult, 'miners' | 'unreachable' | 'durationMs'> & { found: number };
   poll: Pick<CycleResult, 'durationMs' | 'ok' | 'failed'> & { miners: number };
   batchSeq: number;
@@ -97,6 +136,9 @@ export class FarmAgent {
   private readonly pendingReports: Array<{ id: string; results: TaskMinerResult[]; done: boolean }> = [];
   private readonly log: (l: string) => void;
   private extraPasswords: Record<string, string[]> = {};
+  /** The server's state as last logged, and since when it has not been `ok` (ms epoch). */
+  private serverState: ServerState | null = null;
+  private serverDownSince: number | null = null;
 
   constructor(private readonly o: FarmAgentOptions) {
     fs.mkdirSync(o.dataDir, { recursive: true });
@@ -135,6 +177,37 @@ export class FarmAgent {
     };
   }
 
+  /**
+   * Logs a change of the server's state once, in words an operator can act on (the cycle line repeats it shortly
+   * while it lasts). Never prints the secret: the messages name the call's path only.
+   */
+  private noteServer(state: ServerState, error?: unknown): void {
+    const prev = this.serverState;
+    if (state === 'ok') {
+      if (prev !== null && prev !== 'ok') {
+        const away = this.serverDownSince === null ? '' : ` after ${formatOutage(Date.now() - this.serverDownSince)}`;
+        const spooled = this.buffer.count > 0 ? `; sending the ${this.buffer.count} cycle(s) of readings kept on disk` : '';
+        this.log(`server ${displayServerUrl(this.o.serverUrl)} accepts the agent again${away}${spooled}`);
+      }
+      this.serverState = 'ok';
+      this.serverDownSince = null;
+      return;
+    }
+    this.serverDownSince ??= Date.now();
+    if (prev === state) return;
+    this.serverState = state;
+    const detail = error instanceof Error ? error.message : String(error ?? '');
+    const server = displayServerUrl(this.o.serverUrl);
+    if (state === 'refused')
+      this.log(
+        `the server ${server} refused the agent key "${this.o.agentKey}" or its secret (${detail}). Check --key and --secret against the farm in the console; ` +
+          'a secret rotated there stops the old one at once. The agent keeps polling the miners, keeps their readings on disk and retries every cycle.',
+      );
+    else if (state === 'unreachable')
+      this.log(`cannot reach the server ${server} (${detail}). The agent keeps polling the miners with its last configuration, keeps their readings on disk and sends them when the server is back.`);
+    else this.log(`the server ${server} answered with an error (${detail}); the agent keeps the readings on disk and retries every cycle.`);
+  }
+
   /** Fetches config; falls back to the cached copy, then the --config file, then defaults. */
   async refreshConfig(): Promise<CycleReport['configSource']> {
     let source: CycleReport['configSource'] = 'default';
@@ -142,6 +215,7 @@ export class FarmAgent {
       this.config = await this.uplink.getConfig();
       this.writeJson('config.json', this.config);
       source = 'server';
+      this.noteServer('ok');
     } catch (e) {
       const cached = this.readJson<AgentConfigInput>('config.json');
       const parsedCache = cached ? AgentConfig.safeParse(cached) : null;
@@ -156,10 +230,21 @@ export class FarmAgent {
           this.log(`config file unusable: ${fe instanceof Error ? fe.message : String(fe)}`);
         }
       }
-      this.log(`config fetch failed (${e instanceof Error ? e.message : String(e)}); using ${source} config`);
+      const first = this.serverState === null;
+      this.noteServer(serverStateOf(e), e);
+      if (first && source === 'default') this.log('no configuration yet (never received from the server, no --config file): no IP ranges to scan until the server answers');
     }
     this.poller.setEnv(this.driverEnv());
     return source;
+  }
+
+  /** The cycle line's note while the server is not `ok`, e.g. "; server unreachable for 3 min 12 s". */
+  serverNote(): string {
+    if (this.serverState === null || this.serverState === 'ok') return '';
+    const away = this.serverDownSince === null ? 0 : Date.now() - this.serverDownSince;
+    const since = away >= 60_000 ? ` for ${formatOutage(away)}` : '';
+    const what = this.serverState === 'refused' ? 'server refuses the key or secret' : this.serverState === 'unreachable' ? 'server unreachable' : 'server failing';
+    return `; ${what}${since}`;
   }
 
   /** One full iteration of the loop. */
@@ -197,6 +282,7 @@ export class FarmAgent {
     return {
       cycle: this.cycle,
       configSource,
+      server: this.serverState ?? 'ok',
       scan,
       poll: { durationMs: poll.durationMs, ok: poll.ok, failed: poll.failed, miners: poll.packed.count },
       batchSeq: batch.batchSeq,
@@ -291,7 +377,7 @@ export class FarmAgent {
       const started = Date.now();
       try {
         const r = await this.runCycle();
-        this.log(`cycle ${r.cycle}: ${r.poll.ok}/${r.poll.miners} polled in ${r.poll.durationMs} ms, batch ${r.batchSeq}, uploaded ${r.uploaded}, buffered ${r.buffered}`);
+        this.log(`cycle ${r.cycle}: ${r.poll.ok}/${r.poll.miners} polled in ${r.poll.durationMs} ms, batch ${r.batchSeq}, uploaded ${r.uploaded}, buffered ${r.buffered}${this.serverNote()}`);
       } catch (e) {
         this.log(`cycle failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
       }

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_CLI_OPTIONS, AGENT_ENV, AGENT_HEAP_FLAGS } from '@shared/agent-cli';
-import { FarmAgent } from './farm-agent';
+import { AGENT_KEY_RE } from '@shared/validation';
+import { FarmAgent, displayServerUrl } from './farm-agent';
 import { logToFile } from './log-file';
 import { MAX_POLL_THREADS } from './sharded-poller';
 
@@ -12,11 +13,46 @@ import { MAX_POLL_THREADS } from './sharded-poller';
  * Runs the agent loop until SIGINT/SIGTERM, then finishes the current step and exits.
  */
 
-function usage(msg?: string): never {
-  if (msg) console.error(msg);
-  console.error(`usage: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret> [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>] [--log-file <file>: the log there, not on the console; 10 MB, then <file>.1] [--poll-threads <n>: threads polling a fleet of 2,000 miners or more, 1-${MAX_POLL_THREADS}; default the cores, at most ${MAX_POLL_THREADS}]`);
+const HELP = [
+  'Hashfield farm agent: finds the miners in the farm\'s scan IP ranges, polls them every cycle and reports to the server.',
+  '',
+  'usage: npm run agent -- --server <URL> --key <agentKey> --secret <secret> [options]',
+  '       (the packaged agent: node agent.js --server <URL> --key <agentKey> --secret <secret> [options])',
+  '',
+  '  --server <URL>         the Hashfield server, e.g. https://hashfield.example.com (http:// or https://)',
+  '  --key <agentKey>       the farm\'s agent key, as shown in the console (Farms)',
+  '  --secret <secret>      the farm\'s agent secret, shown once when the farm is created or its secret rotated',
+  '  --data-dir <dir>       where the agent keeps its state and the readings not yet sent (default ./agent-data)',
+  '  --config <file.json>   configuration to use while the server has never answered',
+  '  --detail-every <n>     re-read MAC, SN, LED and network mode every n cycles at the latest (default 60)',
+  '  --log-file <file>      write the log to this file instead of the console (10 MB, then <file>.1)',
+  `  --poll-threads <n>     threads polling a fleet of 2,000 miners or more, 1-${MAX_POLL_THREADS} (default the cores, at most ${MAX_POLL_THREADS})`,
+  '  --help                 this text',
+].join('\n');
+
+/** A usage error: the problem and how to get help, on stderr, exit code 2. */
+function usage(msg: string): never {
+  console.error(`${msg}\nRun with --help for the options.`);
   process.exit(2);
 }
+
+/** --help: the options, on stderr with exit code 2 as before (tests/server/agent-package.test.ts holds the packaged agent to it). */
+function help(): never {
+  console.error(HELP);
+  process.exit(2);
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The agent's own secret check before any call: the server accepts 16-128 letters, digits, - and _. */
+const SECRET_RE = /^[A-Za-z0-9_-]{16,128}$/;
 
 function hasHeapFlag(): boolean {
   return [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)].some((a) => a.startsWith('--max-old-space-size'));
@@ -41,16 +77,16 @@ async function main(): Promise<void> {
   } catch (e) {
     usage(e instanceof Error ? e.message : String(e));
   }
-  if (values['help']) usage();
+  if (values['help']) help();
   const server = values['server'];
   const key = values['key'];
   const secret = values['secret'];
-  if (typeof server !== 'string' || typeof key !== 'string' || typeof secret !== 'string') usage('missing --server, --key or --secret');
-  try {
-    new URL(server);
-  } catch {
-    usage(`invalid --server URL: ${server}`);
-  }
+  const missing = (['server', 'key', 'secret'] as const).filter((o) => typeof values[o] !== 'string').map((o) => `--${o}`);
+  if (typeof server !== 'string' || typeof key !== 'string' || typeof secret !== 'string') usage(`missing --server, --key or --secret (not given: ${missing.join(', ')})`);
+  if (!isHttpUrl(server)) usage(`invalid --server URL: ${server} (give the whole address, e.g. http://192.168.1.10:8080 or https://hashfield.example.com)`);
+  if (!AGENT_KEY_RE.test(key)) usage(`invalid --key: "${key}" (the farm's agent key: letters, digits, - and _, as shown in the console)`);
+  // Never echo the secret itself: it may end up in a service manager's log.
+  if (!SECRET_RE.test(secret)) usage(`invalid --secret (${secret.length} characters): the farm's secret is 16 to 128 letters, digits, - and _; copy it again from the console`);
   const detailEvery = values['detail-every'];
   const detailEveryCycles = typeof detailEvery === 'string' ? Number(detailEvery) : undefined;
   if (detailEveryCycles !== undefined && !(Number.isInteger(detailEveryCycles) && detailEveryCycles >= 1)) usage(`invalid --detail-every (a whole number of cycles ≥ 1): ${String(detailEvery)}`);
@@ -81,7 +117,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
-  console.error(`[agent] starting: server ${server}, data dir ${dataDir}`);
+  console.error(`[agent] starting: server ${displayServerUrl(server)}, farm ${key}, data dir ${dataDir}`);
   await agent.run();
   console.error('[agent] stopped');
 }

@@ -68,7 +68,8 @@ export class UplinkClient {
       let settled = false;
       const req = mod.request(url, {
         method,
-        headers: { Authorization: this.auth, Accept: 'application/json', 'Accept-Encoding': 'gzip', ...(body ? { 'Content-Length': String(body.length) } : {}), ...headers },
+        // I18N: the server's messages in the language of the agent's own log (English).
+        headers: { Authorization: this.auth, Accept: 'application/json', 'Accept-Encoding': 'gzip', I18N: 'en-US', ...(body ? { 'Content-Length': String(body.length) } : {}), ...headers },
       });
       const timer = setTimeout(() => fail(new UplinkError(`${method} ${url.pathname}: timeout after ${timeoutMs} ms`, null)), timeoutMs);
       function fail(e: Error) {
@@ -110,9 +111,11 @@ export class UplinkClient {
     try {
       json = JSON.parse(res.body.toString('utf8'));
     } catch {
+      if (res.status === 401) throw new UplinkError(`${method} ${p}: HTTP 401, the agent key or secret was not accepted`, 401);
       throw new UplinkError(`${method} ${p}: HTTP ${res.status}, not JSON`, res.status);
     }
     const env = z.object({ code: z.union([z.number(), z.string()]), msg: z.string().optional(), data: z.unknown() }).safeParse(json);
+    if (res.status === 401) throw new UplinkError(`${method} ${p}: HTTP 401, the agent key or secret was not accepted`, 401, env.success ? Number(env.data.code) : undefined);
     if (res.status < 200 || res.status >= 300 || !env.success || Number(env.data.code) !== 0) {
       const msg = env.success ? (env.data.msg ?? '') : '';
       throw new UplinkError(`${method} ${p}: HTTP ${res.status} ${msg}`.trim(), res.status, env.success ? Number(env.data.code) : undefined);

@@ -90,13 +90,13 @@ function down(): Promise<void> {
   });
 }
 
-function newAgent(secret = 's3cret'): FarmAgent {
+function newAgent(secret = 's3cret', log: (line: string) => void = () => undefined): FarmAgent {
   return new FarmAgent({
     serverUrl: `http://127.0.0.1:${port}`,
     agentKey: 'farm32',
     secret,
     dataDir,
-    log: () => undefined,
+    log,
     timeouts: { connectMs: 1000, rpcMs: 4000, webMs: 4000, uplinkMs: 3000 },
   });
 }
@@ -115,23 +115,34 @@ afterAll(async () => {
 
 describe('uplink outage and recovery', () => {
   it('a server refusing for 5 cycles then accepting receives every cycle once, in order', async () => {
-    const agent = newAgent();
+    const lines: string[] = [];
+    const agent = newAgent('s3cret', (l) => lines.push(l));
     const first = await agent.runCycle();
     expect(first.configSource).toBe('server');
+    expect(first.server).toBe('ok');
     expect(first.scan?.found).toBe(30);
     expect(first.uploaded).toBe(1);
     await down();
     for (let i = 0; i < 5; i++) {
       const r = await agent.runCycle();
       expect(r.configSource).toBe('cache');
+      expect(r.server).toBe('unreachable');
       expect(r.uploaded).toBe(0);
       expect(r.poll.ok).toBe(30); // keeps polling during the outage
     }
     expect(agent.buffer.count).toBe(5);
+    // The operator reads once that the server is away and what the agent does meanwhile, not five times.
+    const away = lines.filter((l) => l.startsWith('cannot reach the server'));
+    expect(away).toHaveLength(1);
+    expect(away[0]).toContain('keeps their readings on disk');
+    expect(agent.serverNote()).toMatch(/^; server unreachable/);
     await up();
     const back = await agent.runCycle();
+    expect(back.server).toBe('ok');
     expect(back.uploaded).toBe(6);
     expect(back.buffered).toBe(0);
+    expect(lines.filter((l) => l.includes('accepts the agent again'))).toEqual([expect.stringContaining('sending the 5 cycle(s) of readings kept on disk')]);
+    expect(agent.serverNote()).toBe('');
     await agent.runCycle();
     expect(received.map((b) => b.batchSeq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(duplicates).toEqual([]);
@@ -201,11 +212,21 @@ describe('uplink outage and recovery', () => {
 
   it('a wrong secret is refused by the server and the agent keeps buffering', async () => {
     const before = authFailures;
-    const agent = newAgent('wrong');
+    const lines: string[] = [];
+    const agent = newAgent('wrong-secret-0123456789', (l) => lines.push(l));
     const r = await agent.runCycle();
     expect(authFailures).toBeGreaterThan(before);
     expect(r.configSource).toBe('cache');
+    expect(r.server).toBe('refused');
     expect(r.uploaded).toBe(0);
     expect(agent.buffer.count).toBe(1);
+    await agent.runCycle();
+    // Said once, in words the operator can act on, naming the key and never the secret.
+    const refused = lines.filter((l) => l.includes('refused the agent key'));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toContain('"farm32"');
+    expect(refused[0]).toContain('Check --key and --secret');
+    expect(lines.join('\n')).not.toContain('wrong-secret-0123456789');
+    expect(agent.serverNote()).toMatch(/^; server refuses the key or secret/);
   }, 20000);
 });
