@@ -4,29 +4,36 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
 import { formatNumber } from '@shared/format/number';
-import { SCAN_IP_LIMITS, parseScanIpList } from '@shared/schemas/scan-ip';
+import { SCAN_IP_LIMITS, parseScanIpList, type ScanIpRange } from '@shared/schemas/scan-ip';
 import { useBatchSaveScanIp } from '../api/scan-ip';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
-import { formatLineError } from '../lib/scan-ip-form';
+import { formatLineError, overlapsWithSaved } from '../lib/scan-ip-form';
 import { usePhone } from '@client/lib/use-phone';
 import { FormActions } from '@client/components/form-actions';
 
 export interface ScanIpBatchDialogProps {
   opened: boolean;
   agentKey: string;
+  /** The farm's ranges as listed: lines overlapping one are reported before sending. */
+  saved: readonly ScanIpRange[];
   onClose: () => void;
 }
 
 const EXAMPLE = ['192.168.1.1-192.168.1.254-Row A', '192.168.2.1-192.168.2.100', '10.10.0.1-10.10.3.254-Hall 2 - containers'].join('\n');
 
-function ScanIpBatchForm({ agentKey, onClose }: Omit<ScanIpBatchDialogProps, 'opened'>) {
+function ScanIpBatchForm({ agentKey, saved, onClose }: Omit<ScanIpBatchDialogProps, 'opened'>) {
   const { t } = useTranslation(['scan-ip', 'errors']);
   const save = useBatchSaveScanIp();
   const [text, setText] = useState('');
   // Problems shown after a submit; re-checked while typing once shown.
   const [checked, setChecked] = useState(false);
   const [serverErrors, setServerErrors] = useState<string[]>([]);
-  const parsed = useMemo(() => parseScanIpList(text), [text]);
+  const parsed = useMemo(() => {
+    const p = parseScanIpList(text);
+    // Every problem of the text in line order: its own ones and overlaps with the ranges already saved.
+    const errors = [...p.errors, ...overlapsWithSaved(p.ranges, saved)].sort((a, b) => a.line - b.line);
+    return { ranges: p.ranges, errors };
+  }, [text, saved]);
   const localErrors = checked ? parsed.errors.map((e) => formatLineError(t, e)) : [];
   const errors = localErrors.length > 0 ? localErrors : serverErrors;
   const total = parsed.ranges.reduce((sum, r) => sum + r.amount, 0);
@@ -107,12 +114,12 @@ function ScanIpBatchForm({ agentKey, onClose }: Omit<ScanIpBatchDialogProps, 'op
 }
 
 /** Batch add: one `begin-end-remark` per line; all lines are saved or none. */
-export function ScanIpBatchDialog({ opened, agentKey, onClose }: ScanIpBatchDialogProps) {
+export function ScanIpBatchDialog({ opened, agentKey, saved, onClose }: ScanIpBatchDialogProps) {
   const { t } = useTranslation('scan-ip');
   const phone = usePhone();
   return (
     <Modal opened={opened} onClose={onClose} title={t('batch.title')} size={640} fullScreen={phone} data-testid="scan-ip-batch-dialog">
-      {opened && <ScanIpBatchForm agentKey={agentKey} onClose={onClose} />}
+      {opened && <ScanIpBatchForm agentKey={agentKey} saved={saved} onClose={onClose} />}
     </Modal>
   );
 }

@@ -18,6 +18,8 @@ export interface ScanIpFormDialogProps {
   onClose: () => void;
 }
 
+const FORM_FIELDS = ['ipBegin', 'ipEnd', 'remark'] as const;
+
 function ScanIpForm({ agentKey, range, onClose }: Omit<ScanIpFormDialogProps, 'opened'>) {
   const { t } = useTranslation(['scan-ip', 'errors']);
   const save = useSaveScanIp();
@@ -40,8 +42,10 @@ function ScanIpForm({ agentKey, range, onClose }: Omit<ScanIpFormDialogProps, 'o
           onClose();
         },
         onError: (error) => {
+          // A problem of a field (an overlap with another range) is shown under it; a notification would say it twice.
+          const shown = error instanceof ApiError && FORM_FIELDS.some((f) => error.fields[f]);
           if (error instanceof ApiError && Object.keys(error.fields).length > 0) form.setErrors(error.fields);
-          notifyFailure(error, t('scan-ip:feedback.failed'));
+          if (!shown) notifyFailure(error, t('scan-ip:feedback.failed'));
         },
       },
     );

@@ -16,6 +16,7 @@ import { ScanIpBatchDialog } from '../components/scan-ip-batch-dialog';
 import { ScanIpFormDialog } from '../components/scan-ip-form-dialog';
 import { confirmDeletion } from '@client/lib/feedback';
 import { NoFarmState } from '@client/components/no-farm-state';
+import { usePhone } from '@client/lib/use-phone';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; range: ScanIpRange } | { mode: 'batch' };
 
@@ -32,6 +33,7 @@ export function ScanIpPage() {
   const { mutate: removeRanges, isPending: deleting } = useDeleteScanIp();
   const [dialog, setDialog] = useState<DialogState>({ mode: 'closed' });
   const [selected, setSelected] = useState<RowKey[]>([]);
+  const phone = usePhone();
 
   // Forget selected rows that are gone (deleted elsewhere, or another farm chosen).
   useEffect(() => {
@@ -46,7 +48,28 @@ export function ScanIpPage() {
   const columns = useMemo<Column<ScanIpRange>[]>(() => {
     const confirmDelete = (range: ScanIpRange) =>
       confirmDeletion(t, t('delete.confirmBody', { ipBegin: range.ipBegin, ipEnd: range.ipEnd }), (done) => removeRanges({ agentKey: range.agentKey, ids: [range.id] }, done));
-    const cols: Column<ScanIpRange>[] = [
+    // At phone width five columns do not fit 360 px: the end address and the count were off screen. One cell
+    // holds the whole range there, with its address count and remark under it.
+    const phoneCols: Column<ScanIpRange>[] = [
+      { key: 'sortNo', title: t('columns.sortNo'), width: 56, minWidth: 56, align: 'center' },
+      {
+        key: 'range',
+        title: t('columns.range'),
+        width: 200,
+        render: (r) => (
+          <Stack gap={0} py={2} data-testid="scan-ip-range-cell">
+            <Text size="sm" ff="monospace" style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
+              {r.ipBegin} – {r.ipEnd}
+            </Text>
+            <Text size="xs" c="dimmed" lineClamp={1} title={r.remark || undefined}>
+              {t('columns.rangeAmount', { amount: formatNumber(r.amount) })}
+              {r.remark ? ` · ${r.remark}` : ''}
+            </Text>
+          </Stack>
+        ),
+      },
+    ];
+    const cols: Column<ScanIpRange>[] = phone ? phoneCols : [
       { key: 'sortNo', title: t('columns.sortNo'), width: 80, align: 'center' },
       { key: 'ipBegin', title: t('columns.ipBegin'), width: 150, render: (r) => <Text size="sm" ff="monospace">{r.ipBegin}</Text> },
       { key: 'ipEnd', title: t('columns.ipEnd'), width: 150, render: (r) => <Text size="sm" ff="monospace">{r.ipEnd}</Text> },
@@ -57,14 +80,14 @@ export function ScanIpPage() {
       cols.push({
         key: 'actions',
         title: t('columns.actions'),
-        width: 100,
+        width: phone ? 84 : 100,
         align: 'center',
         fixed: 'right',
         render: (r) => <EditDeleteActions t={t} subject={`${r.ipBegin} – ${r.ipEnd}`} onEdit={() => setDialog({ mode: 'edit', range: r })} onDelete={() => confirmDelete(r)} />,
       });
     }
     return cols;
-  }, [t, canOperate, removeRanges]);
+  }, [t, canOperate, removeRanges, phone]);
 
   const header = (
     <PageHeader
@@ -107,7 +130,7 @@ export function ScanIpPage() {
     <Stack gap="md">
       {header}
       <DataTable<ScanIpRange>
-        prefKey="/setting/agent/ip"
+        prefKey={phone ? '/setting/agent/ip:phone' : '/setting/agent/ip'}
         ariaLabel={t('list.title')}
         columns={columns}
         rows={rows}
@@ -162,7 +185,7 @@ export function ScanIpPage() {
             range={dialog.mode === 'edit' ? dialog.range : undefined}
             onClose={() => setDialog({ mode: 'closed' })}
           />
-          <ScanIpBatchDialog opened={dialog.mode === 'batch'} agentKey={agentKey} onClose={() => setDialog({ mode: 'closed' })} />
+          <ScanIpBatchDialog opened={dialog.mode === 'batch'} agentKey={agentKey} saved={rows} onClose={() => setDialog({ mode: 'closed' })} />
         </>
       )}
     </Stack>
