@@ -15,8 +15,19 @@ import { useModelStats } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { formatPercent } from '../lib/format-miner';
+import { usePhone } from '@client/lib/use-phone';
 
 const pct = (part: number, whole: number) => (whole > 0 ? (part * 100) / whole : null);
+
+/**
+ * A column wide enough for its header and the sort button (headers were cut to "Manufac…", "Quali…" at 1440 px):
+ * about 10 px per Latin or Cyrillic letter of the bold header, 15 px per CJK character, plus the button and padding.
+ */
+function headerWidth(label: string, min: number): number {
+  let px = 0;
+  for (const ch of label) px += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 15 : 10;
+  return Math.max(min, Math.ceil(px) + 52);
+}
 
 export function ModelStatsPage() {
   const { t } = useTranslation('miners');
@@ -25,21 +36,49 @@ export function ModelStatsPage() {
   const stats = useModelStats(agentKey);
   const [sort, setSort] = useState<SortState | null>(null);
 
-  const columns = useMemo<Column<MinerModelStat>[]>(
-    () => [
-      { key: 'model', title: t('models.model'), width: 160, sortable: true, fixed: 'left' },
-      { key: 'make', title: t('models.make'), width: 120, sortable: true },
-      { key: 'count', title: t('models.count'), width: 100, align: 'right', sortable: true, render: (r) => formatNumber(r.count) },
-      { key: 'online', title: t('models.online'), width: 100, align: 'right', sortable: true, render: (r) => formatNumber(r.online) },
-      { key: 'qualified', title: t('models.qualified'), width: 100, align: 'right', sortable: true, render: (r) => formatNumber(r.qualified) },
-      { key: 'onlineRate', title: t('models.onlineRate'), width: 110, align: 'right', sortable: true, sortValue: (r) => pct(r.online, r.count), render: (r) => formatPercent(pct(r.online, r.count)) },
-      { key: 'qualifiedRate', title: t('models.qualifiedRate'), width: 120, align: 'right', sortable: true, sortValue: (r) => pct(r.qualified, r.online), render: (r) => formatPercent(pct(r.qualified, r.online)) },
-      { key: 'realGhs', title: t('models.real'), width: 140, align: 'right', sortable: true, render: (r) => formatHashrate(r.realGhs) },
-      { key: 'idealGhs', title: t('models.ideal'), width: 140, align: 'right', sortable: true, render: (r) => formatHashrate(r.idealGhs) },
-      { key: 'ratio', title: t('models.ratio'), width: 110, align: 'right', sortable: true, sortValue: (r) => pct(r.realGhs, r.idealGhs), render: (r) => formatPercent(pct(r.realGhs, r.idealGhs)) },
-    ],
-    [t],
-  );
+  const phone = usePhone();
+  const columns = useMemo<Column<MinerModelStat>[]>(() => {
+    const all: Column<MinerModelStat>[] = [
+      { key: 'model', title: t('models.model'), width: phone ? 120 : 160, sortable: true, fixed: 'left' },
+      { key: 'make', title: t('models.make'), width: headerWidth(t('models.make'), 120), sortable: true },
+      { key: 'count', title: t('models.count'), width: headerWidth(t('models.count'), 100), align: 'right', sortable: true, render: (r) => formatNumber(r.count) },
+      { key: 'online', title: t('models.online'), width: headerWidth(t('models.online'), 100), align: 'right', sortable: true, render: (r) => formatNumber(r.online) },
+      { key: 'qualified', title: t('models.qualified'), width: headerWidth(t('models.qualified'), 100), align: 'right', sortable: true, render: (r) => formatNumber(r.qualified) },
+      {
+        key: 'onlineRate',
+        title: t('models.onlineRate'),
+        width: headerWidth(t('models.onlineRate'), 110),
+        align: 'right',
+        sortable: true,
+        sortValue: (r) => pct(r.online, r.count),
+        render: (r) => formatPercent(pct(r.online, r.count)),
+      },
+      {
+        key: 'qualifiedRate',
+        title: t('models.qualifiedRate'),
+        width: headerWidth(t('models.qualifiedRate'), 120),
+        align: 'right',
+        sortable: true,
+        sortValue: (r) => pct(r.qualified, r.online),
+        render: (r) => formatPercent(pct(r.qualified, r.online)),
+      },
+      { key: 'realGhs', title: t('models.real'), width: headerWidth(t('models.real'), 140), align: 'right', sortable: true, render: (r) => formatHashrate(r.realGhs) },
+      { key: 'idealGhs', title: t('models.ideal'), width: headerWidth(t('models.ideal'), 140), align: 'right', sortable: true, render: (r) => formatHashrate(r.idealGhs) },
+      {
+        key: 'ratio',
+        title: t('models.ratio'),
+        width: headerWidth(t('models.ratio'), 110),
+        align: 'right',
+        sortable: true,
+        sortValue: (r) => pct(r.realGhs, r.idealGhs),
+        render: (r) => formatPercent(pct(r.realGhs, r.idealGhs)),
+      },
+    ];
+    if (!phone) return all;
+    // On a phone only the model and about two columns fit: the counts and rates first, the manufacturer last.
+    const order = ['model', 'count', 'onlineRate', 'ratio', 'qualifiedRate', 'online', 'qualified', 'realGhs', 'idealGhs', 'make'];
+    return order.flatMap((key) => all.filter((c) => c.key === key));
+  }, [t, phone]);
   const rows = useMemo(() => sortRows(stats.data ?? [], columns, sort), [stats.data, columns, sort]);
 
   if (!agentKey) {
@@ -89,7 +128,7 @@ export function ModelStatsPage() {
         columns={columns}
         rows={rows}
         rowKey="model"
-        prefKey="/statistics/deviceType:models"
+        prefKey={phone ? '/statistics/deviceType:models:phone' : '/statistics/deviceType:models'}
         loading={stats.isPending}
         error={stats.isError && !stats.data ? stats.error : undefined}
         onRetry={() => void stats.refetch()}
