@@ -111,6 +111,9 @@ describe('dashboard at 1440 px', () => {
     expect(await page.getByTestId('dashboard-temp-band').count()).toBe(7);
     await page.getByTestId('nuc-card').getByTestId('dashboard-nuc-state').waitFor();
     await page.getByTestId('farm-card').getByText(FARM).waitFor();
+    // The farm's key under a label, not the field's code name "agentKey".
+    await page.getByTestId('farm-card').getByText('Agent key', { exact: true }).waitFor();
+    expect(await page.getByTestId('farm-card').getByText('agentKey', { exact: true }).count()).toBe(0);
   });
 
   it('opens the miner list filtered by a top fault', async () => {
