@@ -9,17 +9,20 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { AGENT_UPLINK_PREFIX, AgentConfig, Heartbeat, SnapshotBatch, TaskResultReport } from '@shared/schemas/agent-uplink';
 import { whitelistForAgent } from '../domains/customers-pools/pools.repository';
+import { agentCredentials } from '../domains/miner-logins/miner-logins';
 import { SECURITY_SCAN_OP, recordSecurityResults, scanFindings } from '../domains/security/security-records';
 import { chunkSizeOf, ingestPrepared } from '../domains/miners/ingest-snapshots';
 import { parseUpload } from '../domains/miners/upload-parser';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
+import { createSecretBox } from '../secret-box';
 
 const TaskIdParams = z.object({ id: z.string().uuid('validation.id') });
 
 export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
+  const box = createSecretBox(app.config);
   const cfg = { permission: 'agent' as const };
   const tags = ['agent uplink'];
   const p = (path: string) => `${AGENT_UPLINK_PREFIX}${path}`;
@@ -42,11 +45,9 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
     const farm = await db.selectFrom('farms').select(['agent_settings']).where('agent_key', '=', key).executeTakeFirstOrThrow();
     const ranges = await db.selectFrom('scan_ip_ranges').select(['ip_begin', 'ip_end']).where('agent_key', '=', key).orderBy('sort_no').orderBy('created_at').execute();
     const poolWhitelist = await whitelistForAgent(db, key);
-    const config = AgentConfig.parse({
-      ...farm.agent_settings,
-      scanRanges: ranges.map((r) => ({ ipBegin: r.ip_begin, ipEnd: r.ip_end })),
-      poolWhitelist,
-    });
+    const settings = AgentConfig.parse({ ...farm.agent_settings, scanRanges: ranges.map((r) => ({ ipBegin: r.ip_begin, ipEnd: r.ip_end })), poolWhitelist });
+    // The farm's miner logins (decrypted for its agent only), in front of any its settings held.
+    const config: AgentConfig = { ...settings, credentials: await agentCredentials(db, box, key, settings.credentials) };
     return ok(config);
   });
 

@@ -7,6 +7,7 @@ import { authRoutes } from './auth';
 import { batchOperationRoutes } from './batch-operations';
 import { customerRoutes } from './customers';
 import { farmRoutes } from './farms';
+import { minerLoginRoutes } from './miner-logins';
 import { minerNoteRoutes } from './miner-notes';
 import { minerRecordRoutes } from './miner-records';
 import { minerRoutes } from './miners';
@@ -19,4 +20,4 @@ import { subAreaRoutes } from './sub-areas';
 import { syncRoutes } from './sync';
 
 /** Every route module, in registration order. */
-export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, poolConfigFileRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes, agentPackageRoutes, securityRoutes];
+export const ROUTE_MODULES: FastifyPluginAsync[] = [authRoutes, farmRoutes, accessRoutes, notificationRoutes, agentUplinkRoutes, scanIpRoutes, minerRoutes, batchOperationRoutes, poolConfigFileRoutes, customerRoutes, poolRoutes, minerNoteRoutes, syncRoutes, minerRecordRoutes, subAreaRoutes, approvalRoutes, agentPackageRoutes, securityRoutes, minerLoginRoutes];
