@@ -1,6 +1,7 @@
 /**
  * Farms admin pages end to end: create a farm (validation messages, secret shown once with the agent
- * command), edit with the agentKey locked, rotate the secret, delete; the dialog is full screen on a phone.
+ * command), edit with the agentKey locked, rotate the secret, delete; the dialog is full screen on a phone; the farm's
+ * miner logins (add, edit keeping the password, delete; never shown back).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -165,6 +166,68 @@ describe('farm settings (/setting/agent/agent)', () => {
     await page.getByText('Delete success').first().waitFor();
     await page.waitForURL('**/agents');
     await expect(api.get('/api/agent/info', { agentKey: 'west-1' })).rejects.toThrow();
+  });
+});
+
+describe('miner logins (/setting/agent/agent)', () => {
+  const card = () => page.getByTestId('miner-logins-card');
+  const loginForm = () => page.getByTestId('miner-login-form');
+
+  it('adds a login, edits its user keeping the password, deletes it; the password never comes back', async () => {
+    await page.getByTestId('header-new-farm').click();
+    await field('agentName').fill('Logins hall');
+    await field('agentKey').fill('logins-1');
+    await dialog().getByRole('button', { name: 'Create' }).click();
+    await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await page.getByTestId('sidebar-nav').locator('[data-menu-key="farmSettings"]').click();
+    await page.waitForURL('**/setting/agent/agent');
+    await card().getByTestId('miner-logins-empty').waitFor();
+
+    await page.getByTestId('miner-login-add').click();
+    await loginForm().waitFor();
+    await page.getByTestId('miner-login-save').click();
+    await loginForm().getByText('Enter the password').waitFor();
+    await loginForm().locator('[name="minerUser"]').fill('root');
+    await loginForm().locator('[name="minerPassword"]').fill('Farm#pass1');
+    const saved = page.waitForResponse((r) => r.url().includes('/api/agent/minerLogins/save'));
+    await page.getByTestId('miner-login-save').click();
+    expect(await (await saved).text()).not.toContain('Farm#pass1');
+    await loginForm().waitFor({ state: 'detached' });
+    const row = card().getByTestId('miner-login-row');
+    await row.getByText('Antminer (stock)').waitFor();
+    expect(await row.textContent()).toContain('root');
+    expect(await card().textContent()).not.toContain('Farm#pass1');
+
+    await row.getByRole('button', { name: 'Edit: Antminer (stock) root' }).click();
+    await loginForm().waitFor();
+    expect(await loginForm().locator('[name="minerPassword"]').getAttribute('placeholder')).toBe('Leave empty to keep the saved password');
+    await loginForm().locator('[name="minerUser"]').fill('admin');
+    await page.getByTestId('miner-login-save').click();
+    await loginForm().waitFor({ state: 'detached' });
+    await row.getByText('admin').waitFor();
+    const logins = await api.get<{ family: string; user: string }[]>('/api/agent/minerLogins', { agentKey: 'logins-1' });
+    expect(logins.map((l) => [l.family, l.user])).toEqual([['antminer', 'admin']]);
+
+    await row.getByRole('button', { name: 'Delete: Antminer (stock) admin' }).click();
+    await page.getByRole('dialog', { name: 'Delete this login?' }).getByRole('button', { name: 'Delete' }).click();
+    await card().getByTestId('miner-logins-empty').waitFor();
+  });
+
+  it('opens its dialog full screen at 360 px, nothing wider than the screen', async () => {
+    const phone = await newContext(browser, server.url, { viewport: 'phone' });
+    try {
+      const p = await phone.newPage();
+      await loginUi(p);
+      await p.goto('/setting/agent/agent');
+      await p.getByTestId('miner-login-add').click();
+      const content = p.locator('.mantine-Modal-content', { has: p.getByTestId('miner-login-form') });
+      await content.waitFor();
+      expect((await content.boundingBox())?.width).toBe(360);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    } finally {
+      await phone.close();
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { useFarmRegion, useUpdateFarmRegion } from '../api/farm-region';
 import { useFarmInfo, useFarmStatus } from '../api/get-farm-info';
 import { FarmForm } from '../components/farm-form';
 import { FarmStatusCell } from '../components/farm-status-cell';
+import { MinerLoginsCard } from '../components/miner-logins-card';
 import { PageHeader } from '@client/components/page-header';
 import { useRotateSecret } from '../components/use-rotate-secret';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
@@ -232,6 +233,7 @@ export function FarmSettingsPage() {
           </Button>
         </Card>
       )}
+      <MinerLoginsCard agentKey={farm.agentKey} canOperate={has(PERMISSION.farmSettingsOperations)} />
       <RegionCard agentKey={farm.agentKey} canOperate={canChangeRegion} />
       {canOperate && <DeleteFarmCard agentKey={farm.agentKey} name={farm.name} />}
       {rotation.dialog}
