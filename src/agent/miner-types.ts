@@ -1,5 +1,5 @@
 import type { AgentCredentials, MinerPorts, TaskPool, WorkerSuffix } from '@shared/schemas/agent-uplink';
-import type { FirmwareFamily, MinerSnapshot, NetworkMode, WorkMode } from '@shared/schemas/miner-snapshot';
+import { AGENT_ERROR_CODES, type FirmwareFamily, type MinerSnapshot, type NetworkMode, type WorkMode } from '@shared/schemas/miner-snapshot';
 import type { AntminerWeb } from './protocols/antminer-web';
 import type { WhatsminerV2, WhatsminerV3 } from './protocols/whatsminer';
 
@@ -25,8 +25,8 @@ export type MinerReading = Omit<MinerSnapshot, 'online' | 'missedPolls' | 'state
 
 /** Agent-generated error codes (negative, so they never collide with firmware codes). */
 export const AGENT_ERROR = {
-  authFailed: { code: -401, message: 'auth-failed: configured web credentials were rejected' },
-  writeDisabled: { code: -403, message: "write API disabled (can't access write cmd)" },
+  authFailed: { code: AGENT_ERROR_CODES.authFailed, message: 'auth-failed: configured web credentials were rejected' },
+  writeDisabled: { code: AGENT_ERROR_CODES.writeDisabled, message: "write API disabled (can't access write cmd)" },
 } as const;
 
 /** Long-lived per-miner state kept by the agent between cycles. */

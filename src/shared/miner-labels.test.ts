@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from './validation';
-import { MINER_FAULT_LABELS, MINER_STATUSES, minerLabel, minerLabelOptions, minerStatuses } from './miner-labels';
+import { MINER_FAULT_LABELS, MINER_STATUSES, errorCodesText, minerLabel, minerLabelOptions, minerStatuses } from './miner-labels';
 import { FaultLabel, WorkMode } from './schemas/miner-snapshot';
 
 describe('miner labels', () => {
   it('names every value of every vocabulary in every language', () => {
     expect([...MINER_FAULT_LABELS].sort()).toEqual([...FaultLabel.options].sort());
     for (const locale of LOCALES) {
-      for (const kind of ['status', 'faultType', 'workMode', 'network', 'poolStatus'] as const) {
+      for (const kind of ['status', 'faultType', 'workMode', 'network', 'poolStatus', 'agentError'] as const) {
         for (const o of minerLabelOptions(locale, kind)) expect(o.text, `${locale} ${kind} ${o.value}`).not.toBe(o.value);
       }
       expect(minerLabelOptions(locale, 'workMode').map((o) => o.value)).toEqual(WorkMode.options);
@@ -20,5 +20,17 @@ describe('miner labels', () => {
     expect(minerStatuses(true, { qualified: true, sleeping: false })).toEqual(['online', 'qualified']);
     expect(minerStatuses(false, { zeroHashrate: true })).toEqual(['offline', 'zeroHashrate']);
     expect(MINER_STATUSES).toHaveLength(10);
+  });
+
+  it("names the agent's own errors in the interface language, a firmware's as the firmware wrote them", () => {
+    const errors = [
+      { code: -401, message: 'auth-failed: configured web credentials were rejected' },
+      { code: 531, message: 'Fan speed error' },
+    ];
+    const label = (locale: 'zh-CN' | 'en-US' | 'ru') => (kind: Parameters<typeof minerLabel>[1], value: string) => minerLabel(locale, kind, value);
+    expect(errorCodesText(errors, label('en-US'))).toBe("-401: The miner refused the farm's logins: add its password under Farm settings → Miner logins; 531: Fan speed error");
+    expect(errorCodesText(errors, label('zh-CN'))).toContain('-401: 矿机拒绝了矿场的登录账号');
+    expect(errorCodesText([{ code: -403, message: 'x' }], label('ru'))).toBe("-403: API майнера отклоняет команды записи (can't access write cmd)");
+    expect(errorCodesText([], label('ru'))).toBe('');
   });
 });

@@ -4,7 +4,7 @@
  * language; the client names the same values (status badges, fault labels, export cells) from here too,
  * so a value is called the same everywhere. Isomorphic: no DOM, no node imports.
  */
-import type { FaultLabel, PoolStatus, WorkMode } from './schemas/miner-snapshot';
+import { AGENT_ERROR_CODES, type FaultLabel, type MinerErrorCode, type PoolStatus, type WorkMode } from './schemas/miner-snapshot';
 import { DEFAULT_LOCALE, type Locale } from './validation';
 
 /** Miner states of spec 3 §4 as list filters and counters (not mutually exclusive). */
@@ -63,6 +63,10 @@ export type MinerAccidentType = (typeof MINER_ACCIDENT_TYPES)[number];
 export const REPAIR_STATUSES = ['awaiting', 'onsite', 'outsourced', 'pendingShelf', 'scrapped'] as const;
 export type RepairStatus = (typeof REPAIR_STATUSES)[number];
 
+/** The agent's own error codes (AGENT_ERROR_CODES) as label keys. */
+const AGENT_ERROR_KEYS = Object.values(AGENT_ERROR_CODES).map(String) as readonly AgentErrorCode[];
+type AgentErrorCode = `${(typeof AGENT_ERROR_CODES)[keyof typeof AGENT_ERROR_CODES]}`;
+
 interface LabelCatalogue {
   status: Record<MinerStatus, string>;
   faultType: Record<FaultLabel, string>;
@@ -71,6 +75,8 @@ interface LabelCatalogue {
   poolStatus: Record<PoolStatus, string>;
   accident: Record<Exclude<MinerAccidentType, FaultLabel>, string>;
   repairStatus: Record<RepairStatus, string>;
+  /** The agent's own errors (AGENT_ERROR_CODES), by code. */
+  agentError: Record<AgentErrorCode, string>;
 }
 
 export type MinerLabelKind = keyof LabelCatalogue;
@@ -103,6 +109,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     poolStatus: { alive: '正常', dead: '失效', unknown: '未知' },
     accident: { 'power-failure': '断电', 'network-failure': '网络故障', 'liquid-damage': '进水 / 液体损坏', 'physical-damage': '物理损坏', other: '其他' },
     repairStatus: { awaiting: '待维修', onsite: '现场维修', outsourced: '外发维修', pendingShelf: '修好待上架', scrapped: '报废' },
+    agentError: { '-401': '矿机拒绝了矿场的登录账号：请在“矿场设置 → 矿机登录账号”中添加它的密码', '-403': '矿机已关闭 API 写入（can\'t access write cmd）' },
   },
   'en-US': {
     status: {
@@ -131,6 +138,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     poolStatus: { alive: 'Alive', dead: 'Dead', unknown: 'Unknown' },
     accident: { 'power-failure': 'Power failure', 'network-failure': 'Network failure', 'liquid-damage': 'Liquid damage', 'physical-damage': 'Physical damage', other: 'Other' },
     repairStatus: { awaiting: 'Awaiting repair', onsite: 'Onsite repair', outsourced: 'Outsourced repair', pendingShelf: 'Repaired, pending shelf', scrapped: 'Scrapped' },
+    agentError: { '-401': "The miner refused the farm's logins: add its password under Farm settings → Miner logins", '-403': "The miner's API refuses write commands (can't access write cmd)" },
   },
   ru: {
     status: {
@@ -159,6 +167,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     poolStatus: { alive: 'Работает', dead: 'Не работает', unknown: 'Неизвестно' },
     accident: { 'power-failure': 'Отключение питания', 'network-failure': 'Сбой сети', 'liquid-damage': 'Повреждение жидкостью', 'physical-damage': 'Механическое повреждение', other: 'Другое' },
     repairStatus: { awaiting: 'Ожидает ремонта', onsite: 'Ремонт на месте', outsourced: 'Внешний ремонт', pendingShelf: 'Отремонтирован, ждёт полки', scrapped: 'Списан' },
+    agentError: { '-401': 'Майнер отклонил входы фермы: добавьте его пароль в «Настройки фермы → Входы на майнеры»', '-403': 'API майнера отклоняет команды записи (can\'t access write cmd)' },
   },
 };
 
@@ -170,6 +179,7 @@ const VALUES: { [K in MinerLabelKind]: readonly (K extends 'accident' ? MinerAcc
   poolStatus: MINER_POOL_STATUSES,
   accident: MINER_ACCIDENT_TYPES,
   repairStatus: REPAIR_STATUSES,
+  agentError: AGENT_ERROR_KEYS,
 };
 
 /** The name of a value in a language; an unknown value (a free-text accident mark) is returned as it is. */
@@ -198,4 +208,16 @@ export function minerStatuses(online: boolean, state: Record<string, boolean | u
 export function accidentText(r: { accident: string | null; accidentNote: string | null }, label: (kind: MinerLabelKind, value: string) => string): string | null {
   const parts = [r.accident ? label('accident', r.accident) : '', r.accidentNote ?? ''].filter((p) => p !== '');
   return parts.length ? parts.join(' — ') : null;
+}
+
+/**
+ * A reading's errors as the list, its export and the detail write them, "code: text" joined with "; ": the agent's own
+ * errors (AGENT_ERROR_CODES) in the interface language with what to do, a firmware's as the firmware wrote it.
+ */
+export function errorCodeText(e: MinerErrorCode, label: (kind: MinerLabelKind, value: string) => string): string {
+  return (AGENT_ERROR_KEYS as readonly string[]).includes(String(e.code)) ? label('agentError', String(e.code)) : e.message;
+}
+
+export function errorCodesText(list: readonly MinerErrorCode[], label: (kind: MinerLabelKind, value: string) => string): string {
+  return list.map((e) => `${e.code}: ${errorCodeText(e, label)}`).join('; ');
 }

@@ -76,6 +76,13 @@ export const MinerErrorCode = z.object({ code: z.number().int(), message: z.stri
 export type MinerErrorCode = z.infer<typeof MinerErrorCode>;
 
 /**
+ * Errors the agent reports itself in a reading's errorCodes, next to the firmware's (negative: never a firmware's code).
+ * authFailed: the miner refused every login the agent has for its web pages or API (its readings then lack MAC, SN …);
+ * writeDisabled: the miner's API refuses write commands.
+ */
+export const AGENT_ERROR_CODES = { authFailed: -401, writeDisabled: -403 } as const;
+
+/**
  * State flags of spec 3 §4 (not mutually exclusive):
  * online (answered this cycle or missed fewer than offlineAfterMissed polls);
  * qualified = real (5 s) hashrate ≥ 80 % of ideal; unqualified = 0 < real < 80 % of ideal (not sleeping);

@@ -98,4 +98,12 @@ describe('customer, zone and accident columns', () => {
     expect(KEYS.map((k) => col(en, k).render?.(bare, 0))).toEqual(['-', '-', '-']);
     expect(exportTable(KEYS.map((k) => col(en, k)), [bare]).rows).toEqual([[null, null, null]]);
   });
+
+  it("writes the agent's own errors with the label of the interface language, on screen and in an export", () => {
+    const errorCode = minerColumns(t, (kind, value) => `${kind}:${value}`).find((c) => c.key === 'errorCode')!;
+    const refused = { ...online, errorCode: '-401: auth-failed', errorCodes: [{ code: -401, message: 'auth-failed' }, { code: 531, message: 'Fan speed error' }] } as MinerRow;
+    expect(errorCode.render?.(refused, 0)).toBe('-401: agentError:-401; 531: Fan speed error');
+    expect(errorCode.exportValue(refused)).toBe('-401: agentError:-401; 531: Fan speed error');
+    expect(errorCode.render?.({ ...online, errorCode: '', errorCodes: [] } as MinerRow, 0)).toBe('-');
+  });
 });

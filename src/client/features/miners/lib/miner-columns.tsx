@@ -13,7 +13,7 @@ import type { Column } from '@client/components/data-table/data-table-types';
 import { formatDate } from '@shared/format/date';
 import { formatHashrate } from '@shared/format/hashrate';
 import { formatNumber } from '@shared/format/number';
-import { type MinerLabelKind, accidentText } from '@shared/miner-labels';
+import { type MinerLabelKind, accidentText, errorCodesText } from '@shared/miner-labels';
 import type { MinerRow } from '@shared/schemas/miner';
 import { FaultBadges, NotAnsweringBadge, PoolStatusDot, StatusBadges, notAnswering } from '../components/status-badges';
 import { durationParts, firmwareText, formatFans, formatPercent, formatTemp, liveFigure } from './format-miner';
@@ -77,7 +77,7 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     render: (r) => formatNumber(r[key]),
     exportValue: (r) => r[key],
   });
-  const text = (key: 'mac' | 'make' | 'family' | 'firmwareVersion' | 'pool1User' | 'pool2Url' | 'pool2User' | 'pool3Url' | 'pool3User' | 'errorCode' | 'chainAcn', width: number, hidden = true, sortable = true): MinerColumn => ({
+  const text = (key: 'mac' | 'make' | 'family' | 'firmwareVersion' | 'pool1User' | 'pool2Url' | 'pool2User' | 'pool3Url' | 'pool3User' | 'chainAcn', width: number, hidden = true, sortable = true): MinerColumn => ({
     key,
     title: t(`columns.${key}`),
     width,
@@ -247,7 +247,16 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       exportValue: (r) => r.rejectedRate,
     },
     num('powerW'),
-    text('errorCode', 220),
+    {
+      key: 'errorCode',
+      title: t('columns.errorCode'),
+      width: 220,
+      sortable: true,
+      defaultHidden: true,
+      // The agent's own errors (a refused login …) in the interface language; a firmware's as it wrote them.
+      render: (r) => dash(r.errorCodes.length ? errorCodesText(r.errorCodes, label) : r.errorCode),
+      exportValue: (r) => (r.errorCodes.length ? errorCodesText(r.errorCodes, label) : r.errorCode),
+    },
     num('missedPolls'),
     time('takenAt'),
     time('firstSeenAt'),

@@ -4,7 +4,7 @@
  * month).
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { accidentText } from '@shared/miner-labels';
+import { accidentText, errorCodeText } from '@shared/miner-labels';
 import { Alert, Anchor, Badge, Button, Card, Center, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArchive, IconArrowLeft, IconPlugConnectedX, IconRefresh, IconWifiOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -201,7 +201,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
                       <Badge size="xs" variant="outline" color="red" mr={6}>
                         {e.code}
                       </Badge>
-                      {e.message}
+                      {errorCodeText(e, label)}
                     </Text>
                   ))}
                 </Stack>
