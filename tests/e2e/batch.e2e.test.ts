@@ -109,6 +109,12 @@ describe('batch reboot from the miner list', () => {
     const row = await page.getByTestId('batch-log-table').locator('tbody tr').first().innerText();
     expect(row).toContain('Reboot');
     expect(row).toContain('2 / 2');
+    // On a desk the whole table shows: no sideways scroll, the status badge whole (it was cut to "FI…").
+    const fit = await page.getByTestId('batch-log-scroll').evaluate((scroll) => {
+      const badge = scroll.querySelector('tbody tr .mantine-Badge-label') as HTMLElement;
+      return { table: (scroll.querySelector('table') as HTMLElement).offsetWidth - scroll.clientWidth, badge: badge.scrollWidth - badge.clientWidth };
+    });
+    expect(fit).toEqual({ table: 0, badge: 0 });
     expect(errors).toEqual([]);
   }, 60_000);
 });
@@ -142,4 +148,71 @@ describe('batch log at 360 px', () => {
     expect(layout.dateLines).toBeLessThanOrEqual(1);
     expect(s.errors).toEqual([]);
   }, 120_000);
+});
+
+describe('batch operations on a phone, in Russian', () => {
+  const s = suitePage(
+    () => browser,
+    () => server.url,
+    async (page) => {
+      await loginUi(page);
+      await page.goto('/device/miner?i18n=ru');
+      await page.getByTestId('data-table-row').first().waitFor();
+    },
+    { viewport: 'phone', locale: 'ru' },
+  );
+
+  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  it('taps of at least 32 px; a sensitive op full screen, saying to bind an e-mail or phone first, with a link', async () => {
+    const { page } = s;
+    const boxes = page.getByTestId('data-table-row').locator('input[type="checkbox"]');
+    await boxes.nth(0).check();
+    for (const id of ['batch-menu', 'batch-upload', 'pool-config-open', 'batch-log-open']) {
+      expect((await page.getByTestId(id).boundingBox())?.height ?? 0, id).toBeGreaterThanOrEqual(32);
+    }
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-op-batchReset').click();
+    await page.getByTestId('batch-code-step').waitFor();
+    // The administrator has bound neither: the step says so instead of offering a send that can only fail.
+    expect(await page.getByTestId('batch-code-unbound').innerText()).toContain('привяжите e-mail или номер телефона');
+    expect(await page.getByTestId('batch-code-bind-link').getAttribute('href')).toBe('/user/center');
+    const box = await page.locator('.mantine-Modal-content').boundingBox();
+    expect(box?.width).toBe(360);
+    expect((await page.locator('.mantine-Modal-close').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(32);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.locator('.mantine-Modal-close').click();
+    await page.locator('.mantine-Modal-content').waitFor({ state: 'detached' });
+    expect(s.errors).toEqual([]);
+  }, 60_000);
+
+  it('an emptied fan speed is required, never sent as 0 %', async () => {
+    const { page } = s;
+    let sent = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/minerv2/batchSetFans')) sent += 1;
+    });
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-op-batchSetFans').click();
+    await page.getByTestId('batch-field-fan-mode').click();
+    await page.getByRole('option', { name: 'Вручную' }).click();
+    await page.getByTestId('batch-field-percent').fill('');
+    await page.getByTestId('batch-dialog-run').click();
+    await page.getByText('Обязательное поле').waitFor();
+    expect(sent).toBe(0);
+    await page.locator('.mantine-Modal-close').click();
+    await page.locator('.mantine-Modal-content').waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it('an uploaded list with a long name: its name as written, counts in Russian plural forms, nothing past the screen', async () => {
+    const { page } = s;
+    const name = 'Стойка-7-ряд-3-нижние-полки-для-замены-блоков.txt';
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('batch-upload').click()]);
+    await chooser.setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from([minerIp(0), minerIp(1), minerIp(2)].join('\n')) });
+    const chip = page.getByTestId('batch-uploaded');
+    await chip.waitFor();
+    expect(await chip.innerText()).toBe(`Список IP ${name}: 3 IP, 3 майнера`);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(s.errors).toEqual([]);
+  }, 60_000);
 });

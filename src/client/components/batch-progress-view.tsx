@@ -8,11 +8,22 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchProgress } from '@shared/schemas/batch-operations';
 import { progressFinished, progressPercent } from '@client/lib/batch-progress';
-import { useReasonLabel } from '@client/lib/batch-reasons';
+import { splitReason, useReasonLabel } from '@client/lib/batch-reasons';
 
 export function BatchProgressView({ query }: { query: UseQueryResult<BatchProgress, Error> }) {
-  const { t } = useTranslation('miners');
+  const { t, i18n } = useTranslation('miners');
   const reasonLabel = useReasonLabel();
+  // The agent's detail after a reason's code ("unsupported-op: the Whatsminer API has no fan-speed setting …") is its
+  // own English text: shown in English only; in other languages the translated reason shows, the detail on hover.
+  const english = (i18n.resolvedLanguage ?? i18n.language ?? '').startsWith('en');
+  const failureText = (reason: string) => {
+    const { code } = splitReason(reason);
+    const detail = splitReason(reason).detail.trim();
+    if (!detail) return { text: reasonLabel(code), title: undefined };
+    if (english) return { text: `${reasonLabel(code)}: ${detail}`, title: undefined };
+    const known = i18n.exists(`batch.reasons.${detail}`, { ns: 'miners' });
+    return known ? { text: `${reasonLabel(code)}: ${reasonLabel(detail)}`, title: undefined } : { text: reasonLabel(code), title: detail };
+  };
   const p = query.data;
   if (!p) return query.isError ? <Text c="red">{query.error.message}</Text> : <Loader size="sm" />;
   const finished = progressFinished(p);
@@ -45,12 +56,17 @@ export function BatchProgressView({ query }: { query: UseQueryResult<BatchProgre
         <ScrollArea.Autosize mah={220}>
           <Table striped withRowBorders={false} fz="xs" data-testid="batch-progress-failures">
             <Table.Tbody>
-              {p.failures.map((f) => (
-                <Table.Tr key={f.ip}>
-                  <Table.Td ff="monospace">{f.ip}</Table.Td>
-                  <Table.Td>{reasonLabel(f.reason)}</Table.Td>
-                </Table.Tr>
-              ))}
+              {p.failures.map((f) => {
+                const r = failureText(f.reason);
+                return (
+                  <Table.Tr key={f.ip}>
+                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                      {f.ip}
+                    </Table.Td>
+                    <Table.Td title={r.title}>{r.text}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
             </Table.Tbody>
           </Table>
         </ScrollArea.Autosize>

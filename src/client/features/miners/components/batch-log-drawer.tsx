@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Badge, Button, Drawer, Group, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '@client/lib/use-phone';
 import { formatDate } from '@shared/format/date';
 import { useBatchLog } from '../api/batch-api';
 import { BatchProgressPanel } from './batch-progress-panel';
@@ -10,6 +11,7 @@ const STATUS_COLOR = { pending: 'gray', running: 'blue', done: 'green' } as cons
 
 export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation('miners');
+  const phone = usePhone();
   const [page, setPage] = useState(1);
   const [openTask, setOpenTask] = useState<string | null>(null);
   const log = useBatchLog(agentKey, page, opened);
@@ -17,7 +19,15 @@ export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string
   const pages = Math.max(1, Math.ceil((log.data?.total ?? 0) / 20));
   return (
     <>
-      <Drawer opened={opened} onClose={onClose} title={t('batch.log')} position="right" size="xl" data-testid="batch-log">
+      <Drawer
+        opened={opened}
+        onClose={onClose}
+        title={t('batch.log')}
+        position="right"
+        size={phone ? '100%' : 960}
+        closeButtonProps={phone ? { size: 'lg' } : undefined}
+        data-testid="batch-log"
+      >
         <Stack gap="sm">
           {rows.length === 0 ? (
             <Text c="dimmed" size="sm">
@@ -50,13 +60,14 @@ export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string
                       </Table.Td>
                       <Table.Td c="green">{r.ok}</Table.Td>
                       <Table.Td c={r.failed ? 'red' : undefined}>{r.failed}</Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={STATUS_COLOR[r.status]}>
+                      {/* A badge is cut to "RU…" in a narrow column: the column keeps its width instead. */}
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Badge variant="light" color={STATUS_COLOR[r.status]} style={{ overflow: 'visible' }} miw="max-content">
                           {t(`batch.progress.status.${r.status}`)}
                         </Badge>
                       </Table.Td>
                       <Table.Td>
-                        <Button size="compact-xs" variant="subtle" onClick={() => setOpenTask(r.taskId)}>
+                        <Button size={phone ? 'sm' : 'compact-xs'} variant="subtle" onClick={() => setOpenTask(r.taskId)} data-testid="batch-log-details">
                           {t('batch.logTable.open')}
                         </Button>
                       </Table.Td>
@@ -74,7 +85,7 @@ export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string
         </Stack>
       </Drawer>
       {openTask && (
-        <Modal opened onClose={() => setOpenTask(null)} title={t('batch.progress.title')}>
+        <Modal opened onClose={() => setOpenTask(null)} title={t('batch.progress.title')} fullScreen={phone} closeButtonProps={phone ? { size: 'lg' } : undefined}>
           <BatchProgressPanel agentKey={agentKey} taskId={openTask} />
         </Modal>
       )}

@@ -5,12 +5,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/lib/api-client';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 import { ERROR } from '@shared/errors';
 import { type MinerBatchOp, RECORD_ONLY_OPS } from '@shared/schemas/batch-operations';
 import { batchKeys, runBatchOp } from '../api/batch-api';
 import { recordKeys } from '../api/miner-records-api';
 import { minerKeys } from '../api/miners-api';
-import { type BatchParams, type BatchTarget, LEAVES_LIST_OPS, defaultParams, opNeedsCode, overLimit, paramsBody } from '../lib/batch-target';
+import { type BatchParams, type BatchTarget, LEAVES_LIST_OPS, defaultParams, missingNumbers, opNeedsCode, overLimit, paramsBody } from '../lib/batch-target';
+import { minerCountText } from '../lib/batch-plurals';
 import { BatchOpFields } from './batch-op-fields';
 import { BatchProgressPanel } from './batch-progress-panel';
 import { VerificationCodeStep } from './verification-code-step';
@@ -31,8 +33,9 @@ export interface BatchOpDialogProps {
 }
 
 export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget, example, onClose, onLeftList }: BatchOpDialogProps) {
-  const { t } = useTranslation('miners');
+  const { t } = useTranslation(['miners', 'errors']);
   const qc = useQueryClient();
+  const phone = usePhone();
   const [values, setValues] = useState<BatchParams>(() => defaultParams(op));
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -46,20 +49,25 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
   const leavesList = LEAVES_LIST_OPS.includes(op);
 
   const submit = async () => {
+    // Said at the fields at once, nothing sent: an emptied number, or no code yet.
+    const local: Record<string, string> = {};
+    for (const k of missingNumbers(op, values)) local[k] = t('errors:validation.required');
+    if (sensitive && code.trim() === '') local.code = t('errors:codeRequired');
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
     setBusy(true);
-    setErrors({});
     try {
       const target = await resolveTarget();
       if (!target) throw new Error(t('batch.noSelection'));
       const body = { ...paramsBody(op, values), ...(sensitive ? { code } : {}) };
       const r = await runBatchOp(op, agentKey, target, body, crypto.randomUUID());
       if ('pending' in r) {
-        setApproval(t('batch.dialog.sentForApproval', { approver: r.approver, count: r.ipLen }));
+        setApproval(t('batch.dialog.sentForApproval', { approver: r.approver, miners: minerCountText(t, r.ipLen) }));
         notifySuccess(t('batch.dialog.sentForApprovalShort'));
         return;
       }
-      if ('success' in r) setSummary(`${t('batch.progress.listSuccess', { count: r.success.length })} · ${t('batch.progress.refused', { count: r.failed.length })}`);
-      else setSummary(`${t('batch.progress.queued', { count: r.queued })} · ${t('batch.progress.refused', { count: r.refused.length })}`);
+      const [accepted, refused] = 'success' in r ? [t('batch.progress.listSuccess', { count: r.success.length }), r.failed.length] : [t('batch.progress.queued', { count: r.queued }), r.refused.length];
+      setSummary(refused > 0 ? `${accepted} · ${t('batch.progress.refused', { count: refused })}` : accepted);
       setTaskId(r.taskId);
       notifySuccess(t('batch.dialog.started'));
       void qc.invalidateQueries({ queryKey: batchKeys.all });
@@ -72,9 +80,14 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
       }
       if (leavesList) onLeftList?.();
     } catch (e) {
-      if (e instanceof ApiError && CODE_ERRORS.has(e.code)) setErrors({ code: e.message });
-      else if (e instanceof ApiError) setErrors(e.fields);
-      notifyFailure(e, t('batch.dialog.failed'));
+      // A message that shows at its field is not repeated as a toast (which would also cover the Run button).
+      let shown: Record<string, string> = {};
+      if (e instanceof ApiError && CODE_ERRORS.has(e.code)) shown = { code: e.message };
+      else if (e instanceof ApiError) shown = e.fields;
+      setErrors(shown);
+      const keys = Object.keys(shown);
+      const allAtFields = keys.length > 0 && keys.every((k) => k === 'code' ? sensitive : k in values);
+      if (!allAtFields) notifyFailure(e, t('batch.dialog.failed'));
     } finally {
       setBusy(false);
     }
@@ -82,7 +95,15 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
 
   const tooMany = overLimit(count);
   return (
-    <Modal opened onClose={onClose} title={t(`batch.ops.${op}`)} size={op === 'batchSetPool' ? 'xl' : 'md'} data-testid="batch-dialog">
+    <Modal
+      opened
+      onClose={onClose}
+      title={t(`batch.ops.${op}`)}
+      size={op === 'batchSetPool' ? 'xl' : 'md'}
+      fullScreen={phone}
+      closeButtonProps={phone ? { size: 'lg' } : undefined}
+      data-testid="batch-dialog"
+    >
       {approval ? (
         <Stack gap="sm">
           <Alert color="blue" data-testid="batch-approval-sent">

@@ -1,6 +1,7 @@
 /** The parameters of one batch op (pools: set-pool-fields.tsx; work mode, percents, frequency, fans …). */
 import { NumberInput, SegmentedControl, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '@client/lib/use-phone';
 import { HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MIN, type MinerBatchOp } from '@shared/schemas/batch-operations';
 import { type DropdownName, useMinerOptions } from '../api/miners-api';
 import type { BatchParams, PoolForm } from '../lib/batch-target';
@@ -68,17 +69,34 @@ function OptionSelect({
 
 export function BatchOpFields({ op, agentKey, values, onChange, errors, example }: FieldsProps) {
   const { t } = useTranslation('miners');
+  const phone = usePhone();
   const text = (key: string, label: string, required = false) => (
     <TextInput key={key} label={label} required={required} value={str(values[key])} onChange={(e) => onChange(key, e.currentTarget.value)} error={errors[key]} data-testid={`batch-field-${key}`} />
   );
+  // An emptied field stays empty (''): it is required, never read as 0 (fans at 0 %, or a silent 65 % hashrate).
   const number = (key: string, label: string, min: number, max: number, d: number) => (
-    <NumberInput key={key} label={label} min={min} max={max} clampBehavior="blur" allowDecimal={false} value={numOr(values[key], d)} onChange={(v) => onChange(key, typeof v === 'number' ? v : Number(v))} error={errors[key]} data-testid={`batch-field-${key}`} />
+    <NumberInput
+      key={key}
+      label={label}
+      required
+      min={min}
+      max={max}
+      clampBehavior="blur"
+      allowDecimal={false}
+      allowNegative={false}
+      hideControls={phone}
+      value={values[key] === '' ? '' : numOr(values[key], d)}
+      onChange={(v) => onChange(key, v === '' ? '' : typeof v === 'number' ? v : Number(v))}
+      error={errors[key]}
+      data-testid={`batch-field-${key}`}
+    />
   );
 
   switch (op) {
     case 'batchBlink':
       return (
         <SegmentedControl
+          size={phone ? 'md' : 'sm'}
           value={values.on === false ? 'off' : 'on'}
           onChange={(v) => onChange('on', v === 'on')}
           data={[

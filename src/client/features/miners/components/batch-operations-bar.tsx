@@ -4,17 +4,19 @@
  * miner-operations key (10500).
  */
 import { useState } from 'react';
-import { Badge, Button, CloseButton, FileButton, Group, Menu, Text, Tooltip } from '@mantine/core';
+import { Button, CloseButton, FileButton, Group, Menu, Text, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconFileSpreadsheet, IconHistory, IconListCheck, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { boundedDropdownMiddlewares, boundedDropdownStyle } from '@client/lib/bounded-dropdown';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
+import { usePhone } from '@client/lib/use-phone';
 import { formatNumber } from '@shared/format/number';
 import { PERMISSION } from '@shared/menu-catalogue';
 import type { MinerBatchOp } from '@shared/schemas/batch-operations';
 import { uploadIpList } from '../api/batch-api';
 import { getAllMatchingMiners } from '../api/miners-api';
+import { ipCountText, uploadedListText } from '../lib/batch-plurals';
 import { BATCH_OP_GROUPS, type UploadedIpList, poolConfigScopeOf, selectionTarget } from '../lib/batch-target';
 import { type MinerSelection, selectedRows } from '../lib/miner-selection';
 import { BatchLogDrawer } from './batch-log-drawer';
@@ -24,6 +26,9 @@ import { PoolConfigFileDialog } from './pool-config-file-dialog';
 export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: { agentKey: string; selection: MinerSelection; count: number; onLeftList?: () => void }) {
   const { t } = useTranslation('miners');
   const perms = usePermissions();
+  const phone = usePhone();
+  // Tap targets of at least 32 px on a phone (compact buttons are 26 px).
+  const size = phone ? 'sm' : 'compact-sm';
   const [uploaded, setUploaded] = useState<UploadedIpList | null>(null);
   const [uploading, setUploading] = useState(false);
   const [op, setOp] = useState<MinerBatchOp | null>(null);
@@ -34,7 +39,7 @@ export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: {
   const targetCount = uploaded ? uploaded.matched : count;
   const disabled = targetCount === 0;
   const targetLabel = uploaded
-    ? t('batch.dialog.targetList', { name: uploaded.fileName, count: uploaded.count })
+    ? t('batch.dialog.targetList', { name: uploaded.fileName, ips: ipCountText(t, uploaded.count) })
     : selection.kind === 'matching'
       ? t('batch.dialog.targetMatching', { count: formatNumber(count) })
       : t('batch.dialog.targetSelection', { count: formatNumber(count) });
@@ -48,7 +53,7 @@ export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: {
     try {
       const r = await uploadIpList(agentKey, file);
       setUploaded({ fileId: r.fileId, count: r.count, matched: r.matched, fileName: file.name });
-      const notes = [t('batch.uploaded', { name: file.name, count: r.count, matched: r.matched })];
+      const notes = [uploadedListText(t, { name: file.name, count: r.count, matched: r.matched })];
       if (r.invalid.length) notes.push(t('batch.uploadInvalid', { count: r.invalid.length }));
       if (r.unmatched.length) notes.push(t('batch.uploadUnmatched', { count: r.unmatched.length }));
       notifySuccess(notes.join(' · '));
@@ -62,7 +67,7 @@ export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: {
   const menu = (
     <Menu position="bottom-start" withinPortal middlewares={boundedDropdownMiddlewares}>
       <Menu.Target>
-        <Button size="compact-sm" variant="filled" leftSection={<IconListCheck size={14} />} rightSection={<IconChevronDown size={12} />} disabled={disabled} data-testid="batch-menu">
+        <Button size={size} variant="filled" leftSection={<IconListCheck size={14} />} rightSection={<IconChevronDown size={12} />} disabled={disabled} data-testid="batch-menu">
           {t('batch.menu')}
         </Button>
       </Menu.Target>
@@ -98,17 +103,32 @@ export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: {
       )}
       <FileButton onChange={(f) => void onFile(f)} accept=".txt,.xlsx,.xls,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel">
         {(props) => (
-          <Tooltip label={t('batch.uploadHint')} withinPortal>
-            <Button {...props} size="compact-sm" variant="default" leftSection={<IconUpload size={14} />} loading={uploading} data-testid="batch-upload">
+          // Wrapped: on a phone the hint would run past the screen's edge (and scroll the page sideways).
+          <Tooltip label={t('batch.uploadHint')} withinPortal multiline maw="calc(100vw - 32px)">
+            <Button {...props} size={size} variant="default" leftSection={<IconUpload size={14} />} loading={uploading} data-testid="batch-upload">
               {t('batch.upload')}
             </Button>
           </Tooltip>
         )}
       </FileButton>
       {uploaded && (
-        <Badge variant="light" rightSection={<CloseButton size="xs" aria-label={t('batch.clearUpload')} onClick={() => setUploaded(null)} />} data-testid="batch-uploaded">
-          {t('batch.uploaded', { name: uploaded.fileName, count: uploaded.count, matched: uploaded.matched })}
-        </Badge>
+        // The file's name as it is (a badge would print it in capitals and cut it), wrapping on a phone.
+        <Group
+          gap={4}
+          wrap="nowrap"
+          maw="100%"
+          pl="sm"
+          pr={4}
+          py={2}
+          bg="var(--mantine-color-blue-light)"
+          style={{ borderRadius: 'var(--mantine-radius-xl)' }}
+          data-testid="batch-uploaded"
+        >
+          <Text size="sm" fw={500} c="var(--mantine-color-blue-light-color)" style={{ overflowWrap: 'anywhere' }}>
+            {uploadedListText(t, { name: uploaded.fileName, count: uploaded.count, matched: uploaded.matched })}
+          </Text>
+          <CloseButton size={phone ? 'lg' : 'sm'} aria-label={t('batch.clearUpload')} onClick={() => setUploaded(null)} />
+        </Group>
       )}
       {/* Rows selected while a list is loaded are not what an operation will touch: say so where the count shows. */}
       {uploaded && count > 0 && (
@@ -117,10 +137,10 @@ export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: {
         </Text>
       )}
       {/* Also without a selection (the menu is disabled then): the file covers the whole farm. */}
-      <Button size="compact-sm" variant="default" leftSection={<IconFileSpreadsheet size={14} />} onClick={() => setPoolConfigOpen(true)} data-testid="pool-config-open">
+      <Button size={size} variant="default" leftSection={<IconFileSpreadsheet size={14} />} onClick={() => setPoolConfigOpen(true)} data-testid="pool-config-open">
         {t('poolConfig.title')}
       </Button>
-      <Button size="compact-sm" variant="subtle" leftSection={<IconHistory size={14} />} onClick={() => setLogOpen(true)} data-testid="batch-log-open">
+      <Button size={size} variant="subtle" leftSection={<IconHistory size={14} />} onClick={() => setLogOpen(true)} data-testid="batch-log-open">
         {t('batch.log')}
       </Button>
       {op && (

@@ -6,6 +6,7 @@
 import { Fragment, useState } from 'react';
 import { ActionIcon, Combobox, Grid, PasswordInput, ScrollArea, Select, Stack, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { usePhone } from '@client/lib/use-phone';
 import { IconUserSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { SUB_ACCOUNT_CHOICES_MAX } from '@shared/schemas/pool';
@@ -136,6 +137,7 @@ function SubAccountPicker({ agentKey, n, onPick }: { agentKey: string; n: PoolSl
   const subs = useSubAccountChoices(agentKey, keyword, combobox.dropdownOpened);
   const list = subs.data ?? [];
   const label = t('batch.fields.pickSubAccount', { n });
+  const phone = usePhone();
 
   return (
     <Combobox
@@ -150,7 +152,7 @@ function SubAccountPicker({ agentKey, n, onPick }: { agentKey: string; n: PoolSl
       }}
     >
       <Combobox.Target withAriaAttributes={false}>
-        <ActionIcon variant="subtle" color="gray" aria-label={label} title={label} onClick={() => combobox.toggleDropdown()} data-testid={`batch-pool-${n}-pick`}>
+        <ActionIcon variant="subtle" color="gray" size={phone ? 'lg' : 'md'} aria-label={label} title={label} onClick={() => combobox.toggleDropdown()} data-testid={`batch-pool-${n}-pick`}>
           <IconUserSearch size={16} />
         </ActionIcon>
       </Combobox.Target>

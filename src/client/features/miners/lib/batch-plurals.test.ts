@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import en from '../../../../locales/en-US/miners.json';
 import ru from '../../../../locales/ru/miners.json';
 import zh from '../../../../locales/zh-CN/miners.json';
+import { minerCountText, uploadedListText } from './batch-plurals';
 
 async function translator(lng: string) {
   const i = i18next.createInstance();
@@ -32,5 +33,28 @@ describe('batch counts in plural forms', () => {
   it('zh-CN: one form', async () => {
     const t = await translator('zh-CN');
     expect(t('batch.progress.queued', { count: 1 })).toBe(t('batch.progress.queued', { count: 7 }).replace('7', '1'));
+  });
+});
+
+describe('an uploaded list: its IPs and its miners each in their own plural form', () => {
+  it('en-US: "1 IP, 1 miner", "3 IPs, 0 miners"', async () => {
+    const t = await translator('en-US');
+    expect(uploadedListText(t, { name: 'rack-7.txt', count: 1, matched: 1 })).toBe('IP list rack-7.txt: 1 IP, 1 miner');
+    expect(uploadedListText(t, { name: 'old-rack.xls', count: 3, matched: 0 })).toBe('IP list old-rack.xls: 3 IPs, 0 miners');
+  });
+
+  it('ru: майнер / майнера / майнеров', async () => {
+    const t = await translator('ru');
+    expect(uploadedListText(t, { name: 'a.txt', count: 4, matched: 3 })).toBe('Список IP a.txt: 4 IP, 3 майнера');
+    expect(minerCountText(t, 1)).toBe('1 майнер');
+    expect(minerCountText(t, 21)).toBe('21 майнер');
+    expect(minerCountText(t, 2)).toBe('2 майнера');
+    expect(minerCountText(t, 5)).toBe('5 майнеров');
+    expect(minerCountText(t, 11)).toBe('11 майнеров');
+  });
+
+  it('zh-CN', async () => {
+    const t = await translator('zh-CN');
+    expect(uploadedListText(t, { name: 'a.xlsx', count: 2, matched: 2 })).toBe('IP列表 a.xlsx：2 个IP，2 台矿机');
   });
 });

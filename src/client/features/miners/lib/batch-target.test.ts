@@ -5,8 +5,10 @@ import {
   BATCH_OP_GROUPS,
   EMPTY_POOL_FORM,
   clampHashratePercent,
+  codeChannels,
   countdownLeft,
   defaultParams,
+  missingNumbers,
   opAnswersLists,
   opNeedsCode,
   paramsBody,
@@ -90,5 +92,31 @@ describe('pool configuration file scope', () => {
     const matching = { kind: 'matching' as const, filter: { customer: 'Acme' }, total: 5000, excluded: ['10.0.0.9'] };
     expect(poolConfigScopeOf(matching)).toEqual({ filter: { customer: 'Acme' }, exclude: ['10.0.0.9'] });
     expect(poolConfigScopeOf({ ...matching, excluded: many })).toBeNull();
+  });
+});
+
+describe('emptied number fields', () => {
+  it('are required, never read as 0: fans at 0 % or a silent 65 % hashrate are not sent', () => {
+    expect(missingNumbers('batchSetFans', { mode: 'manual', percent: '' })).toEqual(['percent']);
+    expect(missingNumbers('batchSetFans', { mode: 'auto', percent: '' })).toEqual([]);
+    expect(missingNumbers('batchAdjustHashRate', { percent: '' })).toEqual(['percent']);
+    expect(missingNumbers('batchSetFrequency', { freqMhz: '' })).toEqual(['freqMhz']);
+    expect(missingNumbers('batchChangePowerPercent', { percent: 40 })).toEqual([]);
+    expect(missingNumbers('batchReboot', {})).toEqual([]);
+    expect(paramsBody('batchAdjustHashRate', { percent: '' })).toEqual({});
+    expect(paramsBody('batchAdjustHashRate', { percent: 50 })).toEqual({ percent: 65 });
+    expect(paramsBody('batchAdjustHashRate', { percent: 120 })).toEqual({ percent: 100 });
+  });
+});
+
+describe('verification code channels', () => {
+  it('offers e-mail when bound, SMS for a phone outside area code 86, and neither when nothing can receive a code', () => {
+    expect(codeChannels({ email: 'tech@example.com', mobile: null, areaCode: '86' })).toEqual({ email: true, sms: 'unbound', preferred: 'email' });
+    expect(codeChannels({ email: null, mobile: '13800138000', areaCode: '86' })).toEqual({ email: false, sms: 'area86', preferred: null });
+    expect(codeChannels({ email: null, mobile: '13800138000', areaCode: '+0086' })).toEqual({ email: false, sms: 'area86', preferred: null });
+    expect(codeChannels({ email: null, mobile: '79161234567', areaCode: '7' })).toEqual({ email: false, sms: 'ok', preferred: 'sms' });
+    expect(codeChannels({ email: null, mobile: null, areaCode: '86' })).toEqual({ email: false, sms: 'unbound', preferred: null });
+    // Not known yet: both offered, the server decides.
+    expect(codeChannels(undefined).preferred).toBe('email');
   });
 });

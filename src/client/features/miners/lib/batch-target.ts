@@ -9,6 +9,7 @@ import {
   HASHRATE_PERCENT_MIN,
   LIST_ANSWER_OPS,
   type MinerBatchOp,
+  type SendCodeChannel,
   isSensitiveBatchOp,
 } from '@shared/schemas/batch-operations';
 import type { MinerFilter } from '@shared/schemas/miner';
@@ -160,9 +161,29 @@ export function paramsBody(op: MinerBatchOp, values: BatchParams): BatchParams {
     if (typeof v === 'string' && v.trim() === '') continue;
     out[k] = typeof v === 'string' ? v.trim() : v;
   }
-  if (op === 'batchAdjustHashRate') out.percent = clampHashratePercent(Number(values.percent));
+  if (op === 'batchAdjustHashRate' && out.percent !== undefined) out.percent = clampHashratePercent(Number(values.percent));
   if (op === 'batchSetFans' && values.mode !== 'manual') delete out.percent;
   return out;
+}
+
+/** The number fields an op cannot run without (fan speed only when manual). */
+const REQUIRED_NUMBERS: Partial<Record<MinerBatchOp, readonly string[]>> = {
+  batchAdjustHashRate: ['percent'],
+  batchSetFrequency: ['freqMhz'],
+  batchChangePowerPercent: ['percent'],
+  batchSetFans: ['percent'],
+};
+
+/**
+ * The required number fields left empty: the dialog says so at the field instead of sending. An emptied field is never
+ * read as 0 — a fan speed of 0 % would be sent to every target.
+ */
+export function missingNumbers(op: MinerBatchOp, values: BatchParams): string[] {
+  if (op === 'batchSetFans' && values.mode !== 'manual') return [];
+  return (REQUIRED_NUMBERS[op] ?? []).filter((k) => {
+    const v = values[k];
+    return v === undefined || v === '' || (typeof v === 'number' && !Number.isFinite(v));
+  });
 }
 
 /** Which miners a pool configuration file covers: the whole farm ({}), some addresses, or a filter's matches less some. */
@@ -176,4 +197,21 @@ export type PoolConfigFileScope = { ips?: readonly string[]; filter?: MinerFilte
 export function poolConfigScopeOf(s: MinerSelection): PoolConfigFileScope | null {
   if (s.kind === 'matching') return s.excluded.length <= POOL_CONFIG_IPS_IN_URL_MAX ? { filter: s.filter, exclude: s.excluded } : null;
   return s.ips.length > 0 && s.ips.length <= POOL_CONFIG_IPS_IN_URL_MAX ? { ips: s.ips } : null;
+}
+
+/** What the verification-code step can offer a user: e-mail when bound; SMS when a phone is bound outside area code 86. */
+export interface CodeChannels {
+  email: boolean;
+  sms: 'ok' | 'unbound' | 'area86';
+  /** The channel chosen at first; null when neither can receive a code (bind one in the user center first). */
+  preferred: SendCodeChannel | null;
+}
+
+export function codeChannels(user: { email?: string | null; mobile?: string | null; areaCode?: string } | undefined): CodeChannels {
+  // Unknown yet (the user is still loading): offer both, as the server decides.
+  if (!user) return { email: true, sms: 'ok', preferred: 'email' };
+  const area = (user.areaCode ?? '').replace(/\D/g, '').replace(/^00/, '');
+  const email = Boolean(user.email);
+  const sms = !user.mobile ? 'unbound' : area === '86' ? 'area86' : 'ok';
+  return { email, sms, preferred: email ? 'email' : sms === 'ok' ? 'sms' : null };
 }

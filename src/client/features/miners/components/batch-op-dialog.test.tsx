@@ -1,0 +1,165 @@
+/**
+ * The batch dialog as a technician meets it: an emptied number is required at its field (never sent as 0), the
+ * verification-code step offers what the user can receive (area code 86: e-mail only; nothing bound: a link to the
+ * user center), and a failure's English detail from the agent is not shown in another language.
+ */
+import type { ReactElement } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { MemoryRouter } from 'react-router-dom';
+import enErrors from '@locales/en-US/errors.json';
+import enMiners from '@locales/en-US/miners.json';
+import ruErrors from '@locales/ru/errors.json';
+import ruMiners from '@locales/ru/miners.json';
+import { sessionKeys } from '@client/lib/session-api';
+import type { MinerBatchOp } from '@shared/schemas/batch-operations';
+import { resetPage, testQueryClient, withProviders } from '../lib/test-setup';
+import { BatchOpDialog } from './batch-op-dialog';
+
+afterEach(resetPage);
+
+async function translations(lng: 'en-US' | 'ru'): Promise<I18n> {
+  const i18n = i18next.createInstance();
+  await i18n.use(initReactI18next).init({
+    lng,
+    resources: { 'en-US': { miners: enMiners, errors: enErrors }, ru: { miners: ruMiners, errors: ruErrors } },
+    ns: ['miners', 'errors'],
+    defaultNS: 'miners',
+    interpolation: { escapeValue: false },
+  });
+  return i18n;
+}
+
+interface User {
+  email: string | null;
+  mobile: string | null;
+  areaCode: string;
+}
+
+/** The dialog of `op` for two miners; `answer` is what POST /api/minerv2/<op> answers (and the paths asked are kept). */
+async function openDialog(op: MinerBatchOp, opts: { user?: User; lng?: 'en-US' | 'ru'; answer?: unknown; progress?: unknown } = {}) {
+  const posted: string[] = [];
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    const path = new URL(url, 'http://localhost').pathname;
+    if (path === `/api/minerv2/${op}`) {
+      posted.push(String(init?.body ?? ''));
+      return new Response(JSON.stringify({ code: 0, msg: 'success', data: opts.answer }));
+    }
+    if (path === '/api/minerv2/batchProgress') return new Response(JSON.stringify({ code: 0, msg: 'success', data: opts.progress }));
+    return new Promise(() => undefined);
+  });
+  const client = testQueryClient();
+  client.setQueryData(sessionKeys.currentUser, { isAdmin: true, ...(opts.user ?? { email: 'tech@example.com', mobile: null, areaCode: '86' }) });
+  const i18n = await translations(opts.lng ?? 'en-US');
+  const ui: ReactElement = (
+    <MemoryRouter>
+      <BatchOpDialog
+        op={op}
+        agentKey="north-hall"
+        targetLabel="Target: 2 selected miners"
+        count={2}
+        resolveTarget={async () => ({ ips: '10.0.0.1,10.0.0.2' })}
+        example={{ ip: '10.0.0.1', sn: 'SN1' }}
+        onClose={() => undefined}
+      />
+    </MemoryRouter>
+  );
+  render(withProviders(i18n, ui, client));
+  return { posted };
+}
+
+describe('number fields', () => {
+  it('a manual fan speed emptied is required at its field, and nothing is sent (not fans at 0 %)', async () => {
+    const { posted } = await openDialog('batchSetFans', { answer: { taskId: 't1', queued: 2, refused: [] } });
+    fireEvent.click(screen.getByTestId('batch-field-fan-mode'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Manual' }));
+    fireEvent.change(await screen.findByTestId('batch-field-percent'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(posted).toEqual([]);
+  });
+
+  it('an emptied hashrate percent is required too (not a silent 65 %)', async () => {
+    const { posted } = await openDialog('batchAdjustHashRate');
+    fireEvent.change(screen.getByTestId('batch-field-percent'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(posted).toEqual([]);
+  });
+});
+
+describe('verification code step', () => {
+  it('without a code, says so at the field without asking the server', async () => {
+    const { posted } = await openDialog('batchReset');
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    expect(await screen.findByText('Please enter the verification code')).toBeTruthy();
+    expect(posted).toEqual([]);
+  });
+
+  it('e-mail bound, phone +86: e-mail chosen, SMS not offered, and why', async () => {
+    await openDialog('batchReset', { user: { email: 'tech@example.com', mobile: '13800138000', areaCode: '86' } });
+    const sms = screen.getByTestId('batch-code-channel').querySelector('input[value="sms"]') as HTMLInputElement;
+    const email = screen.getByTestId('batch-code-channel').querySelector('input[value="email"]') as HTMLInputElement;
+    expect(sms.disabled).toBe(true);
+    expect(email.checked).toBe(true);
+    expect(screen.getByTestId('batch-code-area86').textContent).toMatch(/area code 86 cannot receive the SMS code/);
+    expect((screen.getByTestId('batch-code-send') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('only a +86 phone bound: bind an e-mail first, with a link to the user center', async () => {
+    await openDialog('batchDelete', { user: { email: null, mobile: '13800138000', areaCode: '86' } });
+    expect(screen.getByTestId('batch-code-unbound').textContent).toMatch(/bind an e-mail address in the user center first/);
+    expect(screen.getByTestId('batch-code-bind-link').getAttribute('href')).toBe('/user/center');
+    expect(screen.queryByTestId('batch-code-send')).toBeNull();
+  });
+
+  it('nothing bound: bind an e-mail or a phone first', async () => {
+    await openDialog('batchSetPool', { user: { email: null, mobile: null, areaCode: '86' } });
+    expect(screen.getByTestId('batch-code-unbound').textContent).toMatch(/Bind an e-mail address or a phone number in the user center first/);
+  });
+
+  it('a phone outside area 86 only: SMS chosen', async () => {
+    await openDialog('batchReset', { user: { email: null, mobile: '9161234567', areaCode: '7' } });
+    const sms = screen.getByTestId('batch-code-channel').querySelector('input[value="sms"]') as HTMLInputElement;
+    expect(sms.checked).toBe(true);
+    expect(screen.queryByTestId('batch-code-area86')).toBeNull();
+  });
+});
+
+describe('the result', () => {
+  const progress = {
+    taskId: '0b8c6a8e-5f6b-4b3c-9a53-0c7f4f9f0a11',
+    op: 'batchSetFans',
+    status: 'done',
+    total: 2,
+    done: 2,
+    successes: [],
+    failures: [
+      { ip: '10.0.0.1', reason: 'unsupported-op: the Whatsminer API has no fan-speed setting' },
+      { ip: '10.0.0.2', reason: 'unreachable: timeout' },
+    ],
+    createdAt: '2026-11-24T08:00:00Z',
+    doneAt: '2026-11-24T08:00:05Z',
+  };
+
+  it('in Russian: the reasons translated, the agent\u2019s English detail kept out of the text (on hover only); no "0 refused"', async () => {
+    await openDialog('batchSetFans', { lng: 'ru', answer: { taskId: progress.taskId, queued: 2, refused: [] }, progress });
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    const failures = await screen.findByTestId('batch-progress-failures');
+    expect(failures.textContent).toContain('Не поддерживается этой прошивкой');
+    expect(failures.textContent).toContain('Майнер недоступен: Майнер не ответил вовремя');
+    expect(failures.textContent).not.toMatch(/Whatsminer API|timeout/);
+    expect(failures.querySelector('td[title]')?.getAttribute('title')).toBe('the Whatsminer API has no fan-speed setting');
+    expect(screen.getByTestId('batch-summary').textContent).toBe('В очереди майнеров: 2');
+  });
+
+  it('in English: the detail shows as the agent wrote it', async () => {
+    await openDialog('batchSetFans', { answer: { taskId: progress.taskId, queued: 2, refused: [] }, progress });
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    const failures = await screen.findByTestId('batch-progress-failures');
+    await waitFor(() => expect(failures.textContent).toContain('Not supported by this firmware: the Whatsminer API has no fan-speed setting'));
+    expect(failures.textContent).toContain('Miner unreachable: timeout');
+  });
+});
