@@ -10,10 +10,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO_FAULT_RATES } from './faults';
 import { startFleet } from './fleet';
+import { startMailCatcher } from './services/mail-catcher';
 
 const DEMO_USER = 'demo';
 const DEMO_PASSWORD = 'demo1234';
 const DEMO_FARM = 'demo-farm';
+/** The demo user's e-mail, where the demo's mailbox catches the verification codes of sensitive operations. */
+const DEMO_EMAIL = 'demo@example.com';
 
 const { values } = parseArgs({ options: { miners: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' }, healthy: { type: 'boolean', default: false } } });
 const miners = Number(values.miners);
@@ -69,11 +72,13 @@ function ipAt(cidrBase: string, offset: number): string {
 
 let stopping = false;
 let fleetClose: (() => Promise<void>) | null = null;
+let mailClose: (() => Promise<void>) | null = null;
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   for (const c of children) c.kill('SIGTERM');
   await fleetClose?.();
+  await mailClose?.();
   setTimeout(() => process.exit(code), 1500).unref();
 }
 process.on('SIGINT', () => void stop(0));
@@ -87,13 +92,31 @@ async function main(): Promise<void> {
   fleetClose = () => fleet.close();
   // The server logs warnings only, so the agent's cycle lines stay readable (LOG_LEVEL overrides).
   // The simulated pools' observer pages are on loopback: the observer-link test may fetch them.
-  run('server', ['src/server/main.ts'], { HOST: host, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', OBSERVER_ALLOW_PRIVATE: process.env.OBSERVER_ALLOW_PRIVATE ?? 'true' });
+  // Mail: the demo's own mailbox unless SMTP_URL says where to send; it prints every message (the verification codes of
+  // sensitive operations, approval requests), since the demo has no real inbox.
+  let smtpUrl = process.env.SMTP_URL ?? '';
+  if (!smtpUrl) {
+    const catcher = await startMailCatcher((m) => console.log(`[demo] mail to ${m.to.join(', ')} — ${m.subject}\n${m.text.replace(/^/gm, '    ')}`));
+    mailClose = () => catcher.close();
+    smtpUrl = catcher.url;
+  }
+  run('server', ['src/server/main.ts'], {
+    HOST: host,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    OBSERVER_ALLOW_PRIVATE: process.env.OBSERVER_ALLOW_PRIVATE ?? 'true',
+    SMTP_URL: smtpUrl,
+  });
   await waitForServer();
 
   const cfg = await call<{ setupNeeded: boolean }>('GET', '/api/config/public');
   if (cfg.data.setupNeeded) await call('POST', '/api/userv3/setup', { user: DEMO_USER, password: DEMO_PASSWORD });
   const login = await call('POST', '/api/userv3/login', { user: DEMO_USER, password: DEMO_PASSWORD });
   if (login.code !== 0) throw new Error(`cannot log in as ${DEMO_USER}: ${login.msg} (this data directory has other users; use a fresh DATA_DIR)`);
+  // An e-mail bound, so the verification codes of sensitive operations (set pools, factory reset …) reach the mailbox.
+  const me = await call<{ email: string | null }>('GET', '/api/userv2/info');
+  if (!me.data.email) await call('POST', '/api/userv2/bindEmail', { email: DEMO_EMAIL });
 
   const secretFile = path.join(dataDir, 'demo-agent.json');
   let secret: string;
@@ -138,6 +161,7 @@ async function main(): Promise<void> {
       `  Hashfield demo is running: ${base}`,
       `  log in as  user: ${DEMO_USER}   password: ${DEMO_PASSWORD}`,
       `  farm ${DEMO_FARM} with ${miners} simulated miners (control API http://127.0.0.1:${fleet.ports.control})`,
+      ...(process.env.SMTP_URL ? [] : [`  mail (the verification codes sent to ${DEMO_EMAIL}) is printed here`]),
       '  Ctrl+C stops everything.',
       '',
     ].join('\n'),
