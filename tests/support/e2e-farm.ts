@@ -5,12 +5,11 @@
  * the server. Nothing is hand-made: every row the console shows came from the simulator through the agent.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { FarmAgent } from '@agent/farm-agent';
 import { startFleet, type Fleet, type FleetOptions } from '@sim/fleet';
+import { startMailCatcher } from '@sim/services/mail-catcher';
 import { type ApiSession, setupAdmin } from './e2e-browser';
 import { type E2EServer, startServer } from './e2e-server';
 
@@ -32,6 +31,8 @@ export interface FarmOptions {
 export interface Mail {
   to: string;
   raw: string;
+  /** The body, decoded. */
+  text: string;
 }
 
 export interface E2EFarm {
@@ -51,27 +52,9 @@ export interface E2EFarm {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function decodeQuotedPrintable(s: string): string {
-  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-}
-
 export async function startE2EFarm(o: FarmOptions): Promise<E2EFarm> {
   const mails: Mail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw: Buffer.concat(chunks).toString('utf8') });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  const smtp = await startMailCatcher((m) => mails.push({ to: m.to.join(','), raw: m.raw, text: m.text }));
   const fleet = await startFleet({
     miners: o.miners,
     cidr: o.cidr,
@@ -88,7 +71,7 @@ export async function startE2EFarm(o: FarmOptions): Promise<E2EFarm> {
   // a healthy fleet: journeys assert on what operations change, not on random faults
   for (const m of fleet.miners) for (const f of m.activeFaults) m.injectFault(f, false);
 
-  const server = await startServer({ env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'Hashfield <codes@hashfield.test>' } });
+  const server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Hashfield <codes@hashfield.test>' } });
   const email = o.email ?? 'ops@hashfield.test';
   const api = await setupAdmin(server.url);
   await api.post('/api/userv2/bindEmail', { email });
@@ -148,7 +131,7 @@ export async function startE2EFarm(o: FarmOptions): Promise<E2EFarm> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const mail = mails.slice(since).find((m) => m.to.includes(email));
-      const code = mail ? /\b(\d{6})\b/.exec(decodeQuotedPrintable(mail.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))) : null;
+      const code = mail ? /\b(\d{6})\b/.exec(mail.text) : null;
       if (code?.[1]) return code[1];
       await sleep(200);
     }
@@ -172,7 +155,7 @@ export async function startE2EFarm(o: FarmOptions): Promise<E2EFarm> {
       await agent.idle();
       await server.close();
       await fleet.close();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

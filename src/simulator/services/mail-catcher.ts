@@ -1,7 +1,7 @@
 /**
  * The demo's mailbox: an SMTP server on loopback that takes every message the console sends (verification codes of
  * sensitive batch operations, approval requests) and hands it to `onMail` with its recipients, subject and text decoded,
- * so `npm run demo` can print them. Without it a demo user could not complete a sensitive operation: codes go by
+ * so `npm run demo` can print them (the tests' mail sinks read the same). Without it a demo user could not complete a sensitive operation: codes go by
  * e-mail only when SMTP_URL is set, and the log-only SMS provider never logs a code.
  */
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,8 @@ export interface CaughtMail {
   to: string[];
   subject: string;
   text: string;
+  /** The message as received (headers and body). */
+  raw: string;
 }
 
 export interface MailCatcher {
@@ -40,7 +42,7 @@ export function parseMail(raw: string, to: string[]): CaughtMail {
   const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headers)?.[1]?.trim() ?? '';
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
   const text = encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : body;
-  return { to, subject: decodeHeader(header('Subject')), text: text.trim() };
+  return { to, subject: decodeHeader(header('Subject')), text: text.trim(), raw };
 }
 
 export async function startMailCatcher(onMail: (mail: CaughtMail) => void): Promise<MailCatcher> {
