@@ -11,6 +11,7 @@ import { findFarmsPage, getFarm, isFarmOnline, toFarmInfo, toFarmRow, toHostInfo
 import { AppError, fieldError } from '../errors';
 import { ok } from '../plugins/envelope';
 import { newAgentSecret, sha256 } from '../security';
+import { farmPower } from '../domains/farms/farm-power';
 
 const FarmListQuery = PageQuery.extend({ keyword: z.string().trim().max(100).default('') });
 
@@ -137,6 +138,19 @@ export async function farmRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/api/agent/hostInfo/detail', { config: { permission: PERMISSION.hostInfo, farmScoped: true }, schema: { tags, querystring: AgentKeyQuery } }, async (req) =>
     ok(toHostInfo(await mustGet(req.query.agentKey))),
+  );
+
+  app.get(
+    '/api/agent/power',
+    {
+      config: { permission: PERMISSION.farmSettings, farmScoped: true },
+      schema: {
+        tags,
+        description: "The farm's power: powerLimitKw (setAgentPower; null = none), powerNowKw (sum of the power its online miners on shelf report, kW; null when none reports), onlineMiners, reportingMiners.",
+        querystring: AgentKeyQuery,
+      },
+    },
+    async (req) => ok(await farmPower(db, req.query.agentKey, (await mustGet(req.query.agentKey)).agent_settings)),
   );
 
   app.get('/api/agent/agentSettings', { config: { permission: PERMISSION.farmSettings, farmScoped: true }, schema: { tags, querystring: AgentKeyQuery } }, async (req) =>

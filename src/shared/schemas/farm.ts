@@ -115,3 +115,14 @@ export const AgentSettingsBody = z.object({
   sshPort: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'validation.port').max(65535, 'validation.port').optional()),
 });
 export type AgentSettings = Omit<z.infer<typeof AgentSettingsBody>, 'agentKey'>;
+
+/** GET /api/agent/power: the farm's power limit and what its online miners on shelf report drawing now. */
+export interface FarmPower {
+  /** kW; null = no limit. */
+  powerLimitKw: number | null;
+  /** kW, one decimal: the sum over the miners that report their power; null when none does. */
+  powerNowKw: number | null;
+  onlineMiners: number;
+  /** Online miners whose reading carries a power figure (the sum covers these). */
+  reportingMiners: number;
+}

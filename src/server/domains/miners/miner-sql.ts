@@ -436,6 +436,11 @@ const LIST_FIGURE_KEYS = [
   'pool1Url', 'pool1User', 'pool1Status', 'pool2Url', 'pool2User', 'pool2Status', 'pool3Url', 'pool3User', 'pool3Status', 'poolStatus',
 ] as const satisfies readonly (keyof ListFigures)[];
 
+/** The element of miners.list_figures (a JSON array in LIST_FIGURE_KEYS order) holding a figure, as SQL (json, or null for rows without list figures). */
+export function listFigureSql(key: (typeof LIST_FIGURE_KEYS)[number]): RawBuilder<unknown> {
+  return sql`(m.list_figures::json -> ${sql.lit(LIST_FIGURE_KEYS.indexOf(key))})`;
+}
+
 /** What the ingest stores in miners.list_figures for a reading: its list figures as a JSON array in LIST_FIGURE_KEYS order (`figures`: its snapshotFigures, when already made). */
 export function listFiguresText(snap: Partial<MinerSnapshot> | null, figures?: SnapshotFigures): string {
   const f = listFigures(snap, figures);
