@@ -1,12 +1,13 @@
 /**
  * Farms admin pages end to end: create a farm (validation messages, secret shown once with the agent
  * command), edit with the agentKey locked, rotate the secret, delete; the dialog is full screen on a phone; the farm's
- * miner logins (add, edit keeping the password, delete; never shown back).
+ * miner logins (add, edit keeping the password, delete; never shown back); the farm's power against its limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type E2EServer } from '../support/e2e-server';
 import { ApiSession, launchBrowser, loginUi, newContext, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { snapshotBatch, uploadBatch } from '../support/miner-snapshots';
 
 let server: E2EServer;
 let browser: Browser;
@@ -228,6 +229,38 @@ describe('miner logins (/setting/agent/agent)', () => {
     } finally {
       await phone.close();
     }
+  });
+});
+
+describe('power limit (/setting/agent/agent)', () => {
+  it("shows what the online miners draw against the limit, sets a limit and warns when the farm is over it", async () => {
+    await page.getByTestId('header-new-farm').click();
+    await field('agentName').fill('Power hall');
+    await field('agentKey').fill('power-1');
+    await dialog().getByRole('button', { name: 'Create' }).click();
+    await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    const { secret } = await api.call<{ secret: string }>('POST', '/api/agent/rotateSecret', { agentKey: 'power-1' });
+    // 4 miners of 3,344 W each (tests/support/miner-snapshots): 13.4 kW
+    const batch = snapshotBatch({ batchSeq: 1, count: 4, takenAt: new Date().toISOString() });
+    for (const s of batch.snapshots) Object.assign(s, { powerW: 3344, online: true, missedPolls: 0, state: { ...s.state, online: true } });
+    await uploadBatch(server.url, 'power-1', secret, batch);
+    await page.goto('/setting/agent/agent');
+    const card = page.getByTestId('farm-power-card');
+    await card.getByText('Drawing 13.4 kW now').waitFor();
+    await card.getByText('No limit set').waitFor();
+    expect(await card.textContent()).toContain('4 of 4 online miners report their power');
+
+    await card.getByTestId('farm-power-limit').fill('12');
+    await card.getByTestId('farm-power-save').click();
+    await card.getByText('Limit 12.0 kW').waitFor();
+    await card.getByTestId('farm-power-over').getByText('The farm draws 1.4 kW more than its limit.').waitFor();
+    await expect(api.get<{ powerLimitKw: number }>('/api/agent/power', { agentKey: 'power-1' })).resolves.toMatchObject({ powerLimitKw: 12 });
+
+    await card.getByTestId('farm-power-limit').fill('20');
+    await card.getByTestId('farm-power-save').click();
+    await card.getByText('Limit 20.0 kW').waitFor();
+    expect(await card.getByTestId('farm-power-over').count()).toBe(0);
   });
 });
 

@@ -13,6 +13,7 @@ import { useFarmRegion, useUpdateFarmRegion } from '../api/farm-region';
 import { useFarmInfo, useFarmStatus } from '../api/get-farm-info';
 import { FarmForm } from '../components/farm-form';
 import { FarmStatusCell } from '../components/farm-status-cell';
+import { FarmPowerCard } from '../components/farm-power-card';
 import { MinerLoginsCard } from '../components/miner-logins-card';
 import { PageHeader } from '@client/components/page-header';
 import { useRotateSecret } from '../components/use-rotate-secret';
@@ -234,6 +235,7 @@ export function FarmSettingsPage() {
         </Card>
       )}
       <MinerLoginsCard agentKey={farm.agentKey} canOperate={has(PERMISSION.farmSettingsOperations)} />
+      <FarmPowerCard agentKey={farm.agentKey} canOperate={has(PERMISSION.minerOperations)} />
       <RegionCard agentKey={farm.agentKey} canOperate={canChangeRegion} />
       {canOperate && <DeleteFarmCard agentKey={farm.agentKey} name={farm.name} />}
       {rotation.dialog}
