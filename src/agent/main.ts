@@ -36,10 +36,10 @@ function usage(msg: string): never {
   process.exit(2);
 }
 
-/** --help: the options, on stderr with exit code 2 as before (tests/server/agent-package.test.ts holds the packaged agent to it). */
+/** --help: the options, on stdout, exit code 0 (asked for, so not an error; a usage error stays stderr + 2). */
 function help(): never {
-  console.error(HELP);
-  process.exit(2);
+  console.log(HELP);
+  process.exit(0);
 }
 
 function isHttpUrl(text: string): boolean {

@@ -73,13 +73,22 @@ function unpack(archive: Buffer, name: string): string {
   return path.join(dir, `hashfield-agent-${KEY}`);
 }
 
-function runNode(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+/** Runs node; out is stdout and stderr together as they came, stdout and stderr each on its own as well. */
+function runNode(args: string[], cwd: string): Promise<{ code: number | null; out: string; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
     let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    p.on('exit', (code) => resolve({ code, out }));
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      stdout += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+      stderr += d.toString();
+    });
+    p.on('exit', (code) => resolve({ code, out, stdout, stderr }));
   });
 }
 
@@ -163,11 +172,14 @@ describe('GET /api/agent/package', () => {
 
   it('runs on plain Node: --help, and a clear refusal while the file has no secret', async () => {
     const help = await runNode(['agent.js', '--help'], pkgDir);
-    expect(help.code).toBe(2);
-    expect(help.out).toMatch(/usage: .*--server <URL> --key <agentKey> --secret <secret>/);
+    // Asked-for help is not an error: the options on stdout, exit code 0 (a usage error stays stderr + 2, below).
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/usage: .*--server <URL> --key <agentKey> --secret <secret>/);
+    expect(help.stderr).not.toMatch(/usage:/);
     expect(help.out).toContain(`packaged agent: node agent.js [options]; --server, --key, --secret and --data-dir default to ${path.join(pkgDir, 'hashfield-agent.json')}`);
     const noSecret = await runNode(['agent.js'], pkgDir);
     expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toContain('Run with --help for the options.');
     expect(noSecret.out).toContain('no secret: put the farm\'s agent secret in "secret" of');
     expect(noSecret.out).toContain('missing --server, --key or --secret');
   }, 60_000);
