@@ -17,10 +17,9 @@ export function BatchProgressView({ query }: { query: UseQueryResult<BatchProgre
   // own English text: shown in English only; in other languages the translated reason shows, the detail on hover.
   const english = (i18n.resolvedLanguage ?? i18n.language ?? '').startsWith('en');
   const failureText = (reason: string) => {
-    const { code } = splitReason(reason);
-    const detail = splitReason(reason).detail.trim();
+    const { code, detail } = splitReason(reason);
     if (!detail) return { text: reasonLabel(code), title: undefined };
-    if (english) return { text: `${reasonLabel(code)}: ${detail}`, title: undefined };
+    if (english) return { text: reasonLabel(reason), title: undefined };
     const known = i18n.exists(`batch.reasons.${detail}`, { ns: 'miners' });
     return known ? { text: `${reasonLabel(code)}: ${reasonLabel(detail)}`, title: undefined } : { text: reasonLabel(code), title: detail };
   };

@@ -5,9 +5,10 @@
  */
 import { useTranslation } from 'react-i18next';
 
+/** The code and the detail, each trimmed: 'unreachable: timeout' is { code: 'unreachable', detail: 'timeout' }. */
 export function splitReason(reason: string): { code: string; detail: string } {
   const i = reason.indexOf(':');
-  return i < 0 ? { code: reason, detail: '' } : { code: reason.slice(0, i), detail: reason.slice(i + 1) };
+  return i < 0 ? { code: reason.trim(), detail: '' } : { code: reason.slice(0, i).trim(), detail: reason.slice(i + 1).trim() };
 }
 
 export function useReasonLabel(): (reason: string) => string {
