@@ -1,11 +1,12 @@
 /**
  * The batch dialog as a technician meets it: an emptied number is required at its field (never sent as 0), the
  * verification-code step offers what the user can receive (area code 86: e-mail only; nothing bound: a link to the
- * user center), and a failure's English detail from the agent is not shown in another language.
+ * user center), the resend countdown continues in a dialog opened again within the minute, and a failure's English
+ * detail from the agent is not shown in another language.
  */
 import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
@@ -17,8 +18,13 @@ import { sessionKeys } from '@client/lib/session-api';
 import type { MinerBatchOp } from '@shared/schemas/batch-operations';
 import { resetPage, testQueryClient, withProviders } from '../lib/test-setup';
 import { BatchOpDialog } from './batch-op-dialog';
+import { forgetCodeSends } from './verification-code-step';
 
-afterEach(resetPage);
+afterEach(() => {
+  resetPage();
+  forgetCodeSends();
+  vi.useRealTimers();
+});
 
 async function translations(lng: 'en-US' | 'ru'): Promise<I18n> {
   const i18n = i18next.createInstance();
@@ -41,8 +47,13 @@ interface User {
 /** The dialog of `op` for two miners; `answer` is what POST /api/minerv2/<op> answers (and the paths asked are kept). */
 async function openDialog(op: MinerBatchOp, opts: { user?: User; lng?: 'en-US' | 'ru'; answer?: unknown; progress?: unknown } = {}) {
   const posted: string[] = [];
+  const codesSent: string[] = [];
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const path = new URL(url, 'http://localhost').pathname;
+    if (path === '/api/minerv2/sendCode') {
+      codesSent.push(String(init?.body ?? ''));
+      return new Response(JSON.stringify({ code: 0, msg: 'success', data: { channel: 'email', sentTo: 't***@example.com', expiresInSec: 600 } }));
+    }
     if (path === `/api/minerv2/${op}`) {
       posted.push(String(init?.body ?? ''));
       return new Response(JSON.stringify({ code: 0, msg: 'success', data: opts.answer }));
@@ -51,7 +62,7 @@ async function openDialog(op: MinerBatchOp, opts: { user?: User; lng?: 'en-US' |
     return new Promise(() => undefined);
   });
   const client = testQueryClient();
-  client.setQueryData(sessionKeys.currentUser, { isAdmin: true, ...(opts.user ?? { email: 'tech@example.com', mobile: null, areaCode: '86' }) });
+  client.setQueryData(sessionKeys.currentUser, { id: 'u1', isAdmin: true, ...(opts.user ?? { email: 'tech@example.com', mobile: null, areaCode: '86' }) });
   const i18n = await translations(opts.lng ?? 'en-US');
   const ui: ReactElement = (
     <MemoryRouter>
@@ -67,7 +78,7 @@ async function openDialog(op: MinerBatchOp, opts: { user?: User; lng?: 'en-US' |
     </MemoryRouter>
   );
   render(withProviders(i18n, ui, client));
-  return { posted };
+  return { posted, codesSent };
 }
 
 describe('number fields', () => {
@@ -118,6 +129,32 @@ describe('verification code step', () => {
   it('nothing bound: bind an e-mail or a phone first', async () => {
     await openDialog('batchSetPool', { user: { email: null, mobile: null, areaCode: '86' } });
     expect(screen.getByTestId('batch-code-unbound').textContent).toMatch(/Bind an e-mail address or a phone number in the user center first/);
+  });
+
+  it('the resend countdown continues when the dialog is closed and opened again within the minute', async () => {
+    // Fake clock and intervals only: the queries and findBy* keep their real timeouts.
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const first = await openDialog('batchReset');
+    const send = () => screen.getByTestId('batch-code-send') as HTMLButtonElement;
+    expect(send().textContent).toBe('Send code');
+    fireEvent.click(send());
+    await waitFor(() => expect(send().textContent).toBe('Resend in 60 s'));
+    expect(first.codesSent).toEqual(['channel=email']);
+    act(() => vi.advanceTimersByTime(20_000));
+    expect(send().textContent).toBe('Resend in 40 s');
+
+    // Closed (unmounted) and opened again 20 s after the send: still counting, the button off, where the code went.
+    cleanup();
+    const again = await openDialog('batchReset');
+    expect(send().textContent).toBe('Resend in 40 s');
+    expect(send().disabled).toBe(true);
+    expect(screen.getByTestId('batch-code-sent').textContent).toBe('Code sent to t***@example.com');
+    act(() => vi.advanceTimersByTime(39_000));
+    expect(send().textContent).toBe('Resend in 1 s');
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(send().textContent).toBe('Send code');
+    expect(send().disabled).toBe(false);
+    expect(again.codesSent).toEqual([]);
   });
 
   it('a phone outside area 86 only: SMS chosen', async () => {

@@ -2,6 +2,10 @@
  * The verification-code step of a sensitive batch op: choose e-mail or SMS, send, 60 s countdown, enter the code.
  * It offers what the user can receive (spec 3 §5): e-mail when bound, SMS when a phone is bound outside area code 86
  * (which cannot receive it); with neither it says to bind one in the user center first, with a link there.
+ * The last send is kept per user outside the component (this tab's sessionStorage, and memory when storage is off), so
+ * a batch dialog closed and opened again within the minute continues the countdown instead of offering "Send code"
+ * (which the server would refuse as too many requests). The server allows one send a minute per user, whichever
+ * channel: the channel is kept with the send, and the countdown holds for both.
  */
 import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
@@ -10,11 +14,50 @@ import { Link } from 'react-router-dom';
 import { notifyFailure } from '@client/lib/feedback';
 import { useCurrentUser } from '@client/lib/session-api';
 import { usePhone } from '@client/lib/use-phone';
-import { type SendCodeChannel, VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_RESEND_SEC } from '@shared/schemas/batch-operations';
+import { readStorage, writeStorage } from '@client/lib/safe-storage';
+import { type SendCodeChannel, VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_RESEND_SEC, VERIFICATION_CODE_TTL_SEC } from '@shared/schemas/batch-operations';
 import { sendCode } from '../api/batch-api';
 import { codeChannels, countdownLeft } from '../lib/batch-target';
 
 const USER_CENTER = '/user/center';
+
+/** A user's last code send: when (ms), by which channel, and the masked address it went to. */
+interface LastSend {
+  at: number;
+  channel: SendCodeChannel;
+  sentTo: string;
+}
+
+const LAST_SEND_PREFIX = 'hf.codeSent.';
+const lastSends = new Map<string, LastSend>();
+
+function isLastSend(v: unknown): v is LastSend {
+  const o = v as Partial<LastSend> | null;
+  return !!o && typeof o.at === 'number' && (o.channel === 'email' || o.channel === 'sms') && typeof o.sentTo === 'string';
+}
+
+/** The user's last send in this tab, or null (none, or storage unreadable). */
+function lastCodeSend(userId: string): LastSend | null {
+  const kept = lastSends.get(userId);
+  if (kept) return kept;
+  try {
+    const v: unknown = JSON.parse(readStorage('session', LAST_SEND_PREFIX + userId) ?? 'null');
+    return isLastSend(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberCodeSend(userId: string, send: LastSend): void {
+  lastSends.set(userId, send);
+  writeStorage('session', LAST_SEND_PREFIX + userId, JSON.stringify(send));
+}
+
+/** Forgets the sends kept by this page, in memory and in sessionStorage (for tests). */
+export function forgetCodeSends(): void {
+  for (const userId of lastSends.keys()) writeStorage('session', LAST_SEND_PREFIX + userId, null);
+  lastSends.clear();
+}
 
 export function VerificationCodeStep({ code, onCode, error }: { code: string; onCode: (code: string) => void; error?: string }) {
   const { t } = useTranslation('miners');
@@ -23,25 +66,28 @@ export function VerificationCodeStep({ code, onCode, error }: { code: string; on
   const can = codeChannels(user.data);
   const [picked, setPicked] = useState<SendCodeChannel | null>(null);
   const channel: SendCodeChannel = picked ?? can.preferred ?? 'email';
-  const [sentAt, setSentAt] = useState<number | null>(null);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const userId = user.data?.id ?? '';
   const [sending, setSending] = useState(false);
   const [now, setNow] = useState(() => Date.now());
+  const last = lastCodeSend(userId);
+  const sentAt = last?.at ?? null;
   const left = countdownLeft(sentAt, now, VERIFICATION_CODE_RESEND_SEC);
+  // "Code sent to …" while that code is still valid (also after the dialog was opened again).
+  const sentTo = last && now - last.at < VERIFICATION_CODE_TTL_SEC * 1000 ? last.sentTo : null;
   const usable = channel === 'email' ? can.email : can.sms === 'ok';
+  const counting = left > 0;
 
   useEffect(() => {
-    if (sentAt === null) return undefined;
+    if (!counting) return undefined;
     const id = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(id);
-  }, [sentAt]);
+  }, [counting]);
 
   const send = async () => {
     setSending(true);
     try {
       const r = await sendCode(channel);
-      setSentTo(r.sentTo);
-      setSentAt(Date.now());
+      rememberCodeSend(userId, { at: Date.now(), channel, sentTo: r.sentTo });
       setNow(Date.now());
     } catch (e) {
       notifyFailure(e, t('batch.dialog.failed'));
