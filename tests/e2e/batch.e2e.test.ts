@@ -117,6 +117,18 @@ describe('batch reboot from the miner list', () => {
     expect(fit).toEqual({ table: 0, badge: 0 });
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('set pools on a desk: the password\u2019s show/hide button keeps Mantine\u2019s size (the 32 px tap is for phones)', async () => {
+    await page.keyboard.press('Escape');
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-op-batchSetPool').click();
+    const toggle = page.locator('.mantine-Modal-content .mantine-PasswordInput-visibilityToggle').first();
+    await toggle.waitFor();
+    expect((await toggle.boundingBox())?.height).toBe(26);
+    await page.locator('.mantine-Modal-close').click();
+    await page.locator('.mantine-Modal-content').waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  }, 60_000);
 });
 
 describe('batch log at 360 px', () => {
@@ -180,6 +192,23 @@ describe('batch operations on a phone, in Russian', () => {
     const box = await page.locator('.mantine-Modal-content').boundingBox();
     expect(box?.width).toBe(360);
     expect((await page.locator('.mantine-Modal-close').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(32);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.locator('.mantine-Modal-close').click();
+    await page.locator('.mantine-Modal-content').waitFor({ state: 'detached' });
+    expect(s.errors).toEqual([]);
+  }, 60_000);
+
+  it('set pools: the password\u2019s show/hide button a tap of at least 32 px, inside its field', async () => {
+    const { page } = s;
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-op-batchSetPool').click();
+    const toggle = page.locator('.mantine-Modal-content .mantine-PasswordInput-visibilityToggle').first();
+    await toggle.waitFor();
+    const button = await toggle.boundingBox();
+    const field = await page.locator('.mantine-Modal-content .mantine-PasswordInput-input').first().boundingBox();
+    expect(button?.width ?? 0).toBeGreaterThanOrEqual(32);
+    expect(button?.height ?? 0).toBeGreaterThanOrEqual(32);
+    expect(button && field && button.y >= field.y && button.y + button.height <= field.y + field.height && button.x + button.width <= field.x + field.width).toBe(true);
     expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.locator('.mantine-Modal-close').click();
     await page.locator('.mantine-Modal-content').waitFor({ state: 'detached' });

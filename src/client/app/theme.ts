@@ -1,4 +1,5 @@
 import { type MantineColorsTuple, PasswordInput, createTheme, mergeThemeOverrides } from '@mantine/core';
+import classes from './theme.module.css';
 
 /** Manifest theme colour #1c7ed6 is Mantine's blue[7]; keep the brand in one place. */
 const brand: MantineColorsTuple = ['#e7f5ff', '#d0ebff', '#a5d8ff', '#74c0fc', '#4dabf7', '#339af0', '#228be6', '#1c7ed6', '#1971c2', '#1864ab'];
@@ -12,6 +13,8 @@ export const theme = createTheme({
   defaultRadius: 'md',
   components: {
     Modal: { defaultProps: { size: 720 } },
+    // On a phone the show/hide button is a tap of at least 32 px (theme.module.css); the desktop keeps Mantine's size.
+    PasswordInput: PasswordInput.extend({ classNames: { visibilityToggle: classes.passwordToggle } }),
   },
 });
 
