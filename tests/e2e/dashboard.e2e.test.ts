@@ -106,6 +106,8 @@ describe('dashboard at 1440 px', () => {
     for (const p of ['today', '3d', '1w']) {
       await expect.poll(() => page.getByTestId(`dashboard-period-${p}-real`).textContent(), { timeout: 15_000 }).toMatch(/H\/s$/);
       expect(await page.getByTestId(`dashboard-period-${p}-online`).textContent()).toMatch(/%$/);
+      // The period's highest temperature says so: not to be read against the Temperatures card's highest now.
+      expect(await page.getByTestId(`dashboard-period-${p}`).innerText()).toContain('Highest temperature in period');
     }
     expect(await page.getByTestId('dashboard-temp-max').textContent()).toMatch(/°C/);
     expect(await page.getByTestId('dashboard-temp-band').count()).toBe(7);
