@@ -76,7 +76,7 @@ describe('NUC host info', () => {
       expect(await page.getByTestId('sizing-check').getByText('Not reported').count()).toBe(3); // CPU, memory, delay
       // No farm named: said so, with the way back.
       await page.goto('/agents/hostInfo/detail');
-      await page.getByText('No agentKey given').waitFor();
+      await page.getByText('No agent key given').waitFor();
       await page.getByRole('link', { name: 'Back' }).click();
       await page.waitForURL('**/agents/hostInfo');
       expect(errors).toEqual([]);
