@@ -20,6 +20,16 @@ const dialog = () => page.getByTestId('farm-form-dialog').getByRole('dialog');
 const field = (name: string) => dialog().locator(`[name="${name}"]`);
 const row = (agentKey: string) => page.getByTestId('data-table').locator('tr', { hasText: agentKey });
 
+/** Creates a farm through the header's "new mining farm" button (which selects it) and closes its secret panel. */
+async function createFromHeader(name: string, agentKey: string): Promise<void> {
+  await page.getByTestId('header-new-farm').click();
+  await field('agentName').fill(name);
+  await field('agentKey').fill(agentKey);
+  await dialog().getByRole('button', { name: 'Create' }).click();
+  await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
+  await dialog().waitFor({ state: 'detached' });
+}
+
 beforeAll(async () => {
   server = await startServer();
   api = await setupAdmin(server.url);
@@ -126,12 +136,7 @@ describe('farm list (/agents)', () => {
 describe('farm settings (/setting/agent/agent)', () => {
   it('edits the current farm, changes its region and deletes it after typing its agentKey', async () => {
     // The header's "new mining farm" button opens the same dialog and selects the new farm.
-    await page.getByTestId('header-new-farm').click();
-    await field('agentName').fill('West hall');
-    await field('agentKey').fill('west-1');
-    await dialog().getByRole('button', { name: 'Create' }).click();
-    await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
-    await dialog().waitFor({ state: 'detached' });
+    await createFromHeader('West hall', 'west-1');
     await page.getByTestId('sidebar-nav').locator('[data-menu-key="farmSettings"]').click();
     await page.waitForURL('**/setting/agent/agent');
     const form = page.getByTestId('farm-form');
@@ -175,12 +180,7 @@ describe('miner logins (/setting/agent/agent)', () => {
   const loginForm = () => page.getByTestId('miner-login-form');
 
   it('adds a login, edits its user keeping the password, deletes it; the password never comes back', async () => {
-    await page.getByTestId('header-new-farm').click();
-    await field('agentName').fill('Logins hall');
-    await field('agentKey').fill('logins-1');
-    await dialog().getByRole('button', { name: 'Create' }).click();
-    await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
-    await dialog().waitFor({ state: 'detached' });
+    await createFromHeader('Logins hall', 'logins-1');
     await page.getByTestId('sidebar-nav').locator('[data-menu-key="farmSettings"]').click();
     await page.waitForURL('**/setting/agent/agent');
     await card().getByTestId('miner-logins-empty').waitFor();
@@ -234,12 +234,7 @@ describe('miner logins (/setting/agent/agent)', () => {
 
 describe('power limit (/setting/agent/agent)', () => {
   it("shows what the online miners draw against the limit, sets a limit and warns when the farm is over it", async () => {
-    await page.getByTestId('header-new-farm').click();
-    await field('agentName').fill('Power hall');
-    await field('agentKey').fill('power-1');
-    await dialog().getByRole('button', { name: 'Create' }).click();
-    await dialog().getByRole('button', { name: 'I have saved the secret' }).click();
-    await dialog().waitFor({ state: 'detached' });
+    await createFromHeader('Power hall', 'power-1');
     const { secret } = await api.call<{ secret: string }>('POST', '/api/agent/rotateSecret', { agentKey: 'power-1' });
     // 4 miners of 3,344 W each (tests/support/miner-snapshots): 13.4 kW
     const batch = snapshotBatch({ batchSeq: 1, count: 4, takenAt: new Date().toISOString() });

@@ -12,6 +12,7 @@ import { ApiError } from '@client/lib/api-client';
 import { formatNumber } from '@shared/format/number';
 import type { FarmPower } from '@shared/schemas/farm';
 import { useFarmPower, useSetFarmPowerLimit } from '../api/farm-power';
+import { LoadErrorAlert } from './load-error-alert';
 
 /** Share of the limit drawn now (0–100+), or null without a limit or a figure. */
 export function powerShare(p: FarmPower): number | null {
@@ -87,14 +88,7 @@ export function FarmPowerCard({ agentKey, canOperate }: { agentKey: string; canO
       {power.isPending ? (
         <Skeleton h={64} />
       ) : power.isError ? (
-        <Alert color="red" title={t('power.loadError')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{power.error.message}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void power.refetch()}>
-              {t('list.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadErrorAlert title={t('power.loadError')} error={power.error} onRetry={() => power.refetch()} />
       ) : (
         <Stack gap="sm">
           <PowerNow p={power.data} />

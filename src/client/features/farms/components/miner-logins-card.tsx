@@ -4,7 +4,7 @@
  * the user and a mask, editing leaves the password as it is unless a new one is typed.
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Group, Modal, PasswordInput, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, PasswordInput, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { confirmDeletion, fieldMessage, notifyFailure, notifySuccess } from '@cl
 import { usePhone } from '@client/lib/use-phone';
 import { MINER_LOGIN_FAMILIES, MINER_LOGINS_PER_FAMILY, type MinerLoginFamily, type MinerLoginRow } from '@shared/schemas/miner-logins';
 import { useDeleteMinerLogin, useMinerLogins, useSaveMinerLogin } from '../api/miner-logins';
+import { LoadErrorAlert } from './load-error-alert';
 
 interface FormValues {
   family: MinerLoginFamily;
@@ -117,14 +118,7 @@ export function MinerLoginsCard({ agentKey, canOperate }: { agentKey: string; ca
       {logins.isPending ? (
         <Skeleton h={72} />
       ) : logins.isError ? (
-        <Alert color="red" title={t('minerLogins.loadError')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{logins.error.message}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void logins.refetch()}>
-              {t('list.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadErrorAlert title={t('minerLogins.loadError')} error={logins.error} onRetry={() => logins.refetch()} />
       ) : rows.length === 0 ? (
         <Text size="sm" data-testid="miner-logins-empty">
           {t('minerLogins.empty')}

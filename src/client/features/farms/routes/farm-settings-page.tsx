@@ -20,6 +20,7 @@ import { useRotateSecret } from '../components/use-rotate-secret';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePhone } from '@client/lib/use-phone';
 import { NoFarmState } from '@client/components/no-farm-state';
+import { LoadErrorAlert } from '../components/load-error-alert';
 
 function RegionCard({ agentKey, canOperate }: { agentKey: string; canOperate: boolean }) {
   const { t } = useTranslation('farms');
@@ -178,14 +179,7 @@ export function FarmSettingsPage() {
     return (
       <Stack gap="md">
         {header}
-        <Alert color="red" title={t('settings.loadError')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{info.error.message}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void info.refetch()}>
-              {t('list.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadErrorAlert title={t('settings.loadError')} error={info.error} onRetry={() => info.refetch()} />
       </Stack>
     );
   }

@@ -11,6 +11,7 @@ import { OverLimitWarning, SizingGuidance } from '../components/sizing-guidance'
 import { useHostFormat } from '../components/use-host-format';
 import { mbToGb } from '../lib/host-format';
 import { NUC_SIZING, sizingAdvice } from '../lib/host-sizing';
+import { LoadErrorAlert } from '../components/load-error-alert';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -81,14 +82,7 @@ export function HostInfoDetailPage() {
     return (
       <Stack gap="md">
         {back}
-        <Alert color="red" title={t('host.loadError')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{host.error.message}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void host.refetch()}>
-              {t('list.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadErrorAlert title={t('host.loadError')} error={host.error} onRetry={() => host.refetch()} />
       </Stack>
     );
   }
