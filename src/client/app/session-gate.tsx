@@ -21,15 +21,23 @@ export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && String(error.code) === '401';
 }
 
-/** Selects a farm once the user's farm list is known: this tab's, else the last one, else the first. */
+/**
+ * Selects a farm once the user's farm list is known: this tab's, else the last one, else the first. A list restored
+ * from the persisted cache can predate the tab's farm (created since, in another tab or by another user): while the
+ * list is being fetched again, a farm missing from it is not switched away from; the fresh list decides. Offline the
+ * fetch pauses (not fetching) and the cached list decides at once.
+ */
 export function useFarmAutoSelect(enabled: boolean): void {
   const farms = useFarmOptions(enabled);
   const list = farms.data;
+  const fetching = farms.isFetching;
   useEffect(() => {
     if (!list) return;
-    const next = pickAgentKey(list, getAgentKey(), getLastAgentKey());
-    if (next !== getAgentKey()) setAgentKey(next);
-  }, [list]);
+    const tab = getAgentKey();
+    if (fetching && tab !== null && !list.some((o) => o.value === tab)) return;
+    const next = pickAgentKey(list, tab, getLastAgentKey());
+    if (next !== tab) setAgentKey(next);
+  }, [list, fetching]);
 }
 
 /**
