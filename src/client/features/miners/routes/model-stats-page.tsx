@@ -38,41 +38,30 @@ export function ModelStatsPage() {
 
   const phone = usePhone();
   const columns = useMemo<Column<MinerModelStat>[]>(() => {
+    /** A sortable column as wide as its header needs; `extra` adds alignment, rendering and sorting. */
+    const col = (key: keyof MinerModelStat | 'onlineRate' | 'qualifiedRate' | 'ratio', label: string, min: number, extra: Partial<Column<MinerModelStat>> = {}): Column<MinerModelStat> => ({
+      key,
+      title: t(label),
+      width: headerWidth(t(label), min),
+      sortable: true,
+      ...extra,
+    });
+    const count = (key: 'count' | 'online' | 'qualified', label: string) => col(key, label, 100, { align: 'right', render: (r) => formatNumber(r[key]) });
+    const hashrate = (key: 'realGhs' | 'idealGhs', label: string) => col(key, label, 140, { align: 'right', render: (r) => formatHashrate(r[key]) });
+    /** A share in percent, sorted by its value. */
+    const rate = (key: 'onlineRate' | 'qualifiedRate' | 'ratio', label: string, min: number, share: (r: MinerModelStat) => number | null) =>
+      col(key, label, min, { align: 'right', sortValue: share, render: (r) => formatPercent(share(r)) });
     const all: Column<MinerModelStat>[] = [
       { key: 'model', title: t('models.model'), width: phone ? 120 : 160, sortable: true, fixed: 'left' },
-      { key: 'make', title: t('models.make'), width: headerWidth(t('models.make'), 120), sortable: true },
-      { key: 'count', title: t('models.count'), width: headerWidth(t('models.count'), 100), align: 'right', sortable: true, render: (r) => formatNumber(r.count) },
-      { key: 'online', title: t('models.online'), width: headerWidth(t('models.online'), 100), align: 'right', sortable: true, render: (r) => formatNumber(r.online) },
-      { key: 'qualified', title: t('models.qualified'), width: headerWidth(t('models.qualified'), 100), align: 'right', sortable: true, render: (r) => formatNumber(r.qualified) },
-      {
-        key: 'onlineRate',
-        title: t('models.onlineRate'),
-        width: headerWidth(t('models.onlineRate'), 110),
-        align: 'right',
-        sortable: true,
-        sortValue: (r) => pct(r.online, r.count),
-        render: (r) => formatPercent(pct(r.online, r.count)),
-      },
-      {
-        key: 'qualifiedRate',
-        title: t('models.qualifiedRate'),
-        width: headerWidth(t('models.qualifiedRate'), 120),
-        align: 'right',
-        sortable: true,
-        sortValue: (r) => pct(r.qualified, r.online),
-        render: (r) => formatPercent(pct(r.qualified, r.online)),
-      },
-      { key: 'realGhs', title: t('models.real'), width: headerWidth(t('models.real'), 140), align: 'right', sortable: true, render: (r) => formatHashrate(r.realGhs) },
-      { key: 'idealGhs', title: t('models.ideal'), width: headerWidth(t('models.ideal'), 140), align: 'right', sortable: true, render: (r) => formatHashrate(r.idealGhs) },
-      {
-        key: 'ratio',
-        title: t('models.ratio'),
-        width: headerWidth(t('models.ratio'), 110),
-        align: 'right',
-        sortable: true,
-        sortValue: (r) => pct(r.realGhs, r.idealGhs),
-        render: (r) => formatPercent(pct(r.realGhs, r.idealGhs)),
-      },
+      col('make', 'models.make', 120),
+      count('count', 'models.count'),
+      count('online', 'models.online'),
+      count('qualified', 'models.qualified'),
+      rate('onlineRate', 'models.onlineRate', 110, (r) => pct(r.online, r.count)),
+      rate('qualifiedRate', 'models.qualifiedRate', 120, (r) => pct(r.qualified, r.online)),
+      hashrate('realGhs', 'models.real'),
+      hashrate('idealGhs', 'models.ideal'),
+      rate('ratio', 'models.ratio', 110, (r) => pct(r.realGhs, r.idealGhs)),
     ];
     if (!phone) return all;
     // On a phone only the model and about two columns fit: the counts and rates first, the manufacturer last.
