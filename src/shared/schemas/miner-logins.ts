@@ -10,6 +10,9 @@ import { AgentCredentials } from './agent-uplink';
 export const MINER_LOGIN_FAMILIES = ['antminer', 'whatsminer', 'braiins', 'vnish', 'luxos'] as const satisfies readonly (keyof AgentCredentials)[];
 export type MinerLoginFamily = (typeof MINER_LOGIN_FAMILIES)[number];
 
+/** The user a login without one stands for: Antminer and Braiins OS log in as root; the others ignore the user (on Whatsminer '' is the API v2 admin password). */
+export const MINER_LOGIN_DEFAULT_USER: Record<MinerLoginFamily, string> = { antminer: 'root', whatsminer: '', braiins: 'root', vnish: '', luxos: '' };
+
 /** At most this many logins per family: the agent tries them one after the other on a miner that refuses the first. */
 export const MINER_LOGINS_PER_FAMILY = 10;
 

@@ -13,7 +13,7 @@ import type { DB } from '../../db/kysely';
 import type {} from '../../db/miner-logins-schema';
 import type { SecretBox } from '../../secret-box';
 import type { AgentCredentials } from '@shared/schemas/agent-uplink';
-import { MINER_LOGINS_PER_FAMILY, MINER_LOGIN_FAMILIES, type MinerLoginRow, type MinerLoginSaveBody } from '@shared/schemas/miner-logins';
+import { MINER_LOGINS_PER_FAMILY, MINER_LOGIN_DEFAULT_USER, MINER_LOGIN_FAMILIES, type MinerLoginRow, type MinerLoginSaveBody } from '@shared/schemas/miner-logins';
 
 const ROW = ['id', 'family', 'username', 'updated_at'] as const;
 
@@ -72,9 +72,6 @@ export async function deleteMinerLogin(db: DB, agentKey: string, id: string): Pr
   await db.deleteFrom('farm_miner_logins').where('agent_key', '=', agentKey).where('id', '=', id).execute();
 }
 
-/** The user a login without one stands for (Antminer and Braiins OS log in as root; the others ignore it or, on Whatsminer, '' is the API v2 admin password). */
-const DEFAULT_USER: Partial<Record<MinerLoginRow['family'], string>> = { antminer: 'root', braiins: 'root' };
-
 /**
  * The credentials the farm's agent tries: per family its logins here (in clear, oldest first), then those the farm's
  * agent settings held (`configured`), without repeats. A login whose password cannot be decrypted (the secret key
@@ -90,7 +87,7 @@ export async function agentCredentials(db: DB, box: SecretBox, agentKey: string,
     } catch {
       continue;
     }
-    out[r.family].push({ user: r.username || (DEFAULT_USER[r.family] ?? ''), password });
+    out[r.family].push({ user: r.username || MINER_LOGIN_DEFAULT_USER[r.family], password });
   }
   for (const f of MINER_LOGIN_FAMILIES) {
     for (const c of configured[f] ?? []) if (!out[f].some((o) => o.user === c.user && o.password === c.password)) out[f].push(c);

@@ -13,7 +13,7 @@ import { EditDeleteActions } from '@client/components/row-actions';
 import { ApiError } from '@client/lib/api-client';
 import { confirmDeletion, fieldMessage, notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePhone } from '@client/lib/use-phone';
-import { MINER_LOGIN_FAMILIES, MINER_LOGINS_PER_FAMILY, type MinerLoginFamily, type MinerLoginRow } from '@shared/schemas/miner-logins';
+import { MINER_LOGIN_DEFAULT_USER, MINER_LOGIN_FAMILIES, MINER_LOGINS_PER_FAMILY, type MinerLoginFamily, type MinerLoginRow } from '@shared/schemas/miner-logins';
 import { useDeleteMinerLogin, useMinerLogins, useSaveMinerLogin } from '../api/miner-logins';
 import { LoadErrorAlert } from './load-error-alert';
 
@@ -22,9 +22,6 @@ interface FormValues {
   user: string;
   password: string;
 }
-
-/** What the firmware logs in with when no login is set (the placeholder of the user field). */
-const DEFAULT_USER: Record<MinerLoginFamily, string> = { antminer: 'root', whatsminer: '', braiins: 'root', vnish: '', luxos: '' };
 
 function LoginDialog({ agentKey, login, onClose }: { agentKey: string; login: MinerLoginRow | null; onClose: () => void }) {
   const { t } = useTranslation(['farms', 'errors']);
@@ -72,7 +69,7 @@ function LoginDialog({ agentKey, login, onClose }: { agentKey: string; login: Mi
           description={t(`farms:minerLogins.userHelp.${family}`)}
           name="minerUser"
           autoComplete="off"
-          placeholder={DEFAULT_USER[family] || undefined}
+          placeholder={MINER_LOGIN_DEFAULT_USER[family] || undefined}
           {...form.getInputProps('user')}
           error={err('user')}
         />

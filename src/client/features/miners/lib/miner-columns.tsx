@@ -86,6 +86,8 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     render: (r) => dash(r[key]),
     exportValue: (r) => r[key],
   });
+  /** The reading's errors: the agent's own (a refused login …) in the interface language, a firmware's as it wrote them. */
+  const errorText = (r: MinerRow) => (r.errorCodes.length ? errorCodesText(r.errorCodes, label) : r.errorCode);
   const time = (key: 'takenAt' | 'firstSeenAt'): MinerColumn => ({
     key,
     title: t(`columns.${key}`),
@@ -253,9 +255,8 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       width: 220,
       sortable: true,
       defaultHidden: true,
-      // The agent's own errors (a refused login …) in the interface language; a firmware's as it wrote them.
-      render: (r) => dash(r.errorCodes.length ? errorCodesText(r.errorCodes, label) : r.errorCode),
-      exportValue: (r) => (r.errorCodes.length ? errorCodesText(r.errorCodes, label) : r.errorCode),
+      render: (r) => dash(errorText(r)),
+      exportValue: errorText,
     },
     num('missedPolls'),
     time('takenAt'),
