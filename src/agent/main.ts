@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AGENT_CLI_OPTIONS, AGENT_ENV, AGENT_HEAP_FLAGS } from '@shared/agent-cli';
+import { AGENT_CLI_OPTIONS, AGENT_ENV, AGENT_HEAP_FLAGS, AGENT_SECRET_ENV } from '@shared/agent-cli';
 import { AGENT_KEY_RE } from '@shared/validation';
+import { maskedCommandLine, readSecret, secretOnCommandLine, withoutSecret } from './agent-secret';
 import { FarmAgent, displayServerUrl } from './farm-agent';
 import { logToFile } from './log-file';
 import { MAX_POLL_THREADS } from './sharded-poller';
 
 /**
- * CLI: npx tsx src/agent/main.ts --server <URL> --key <agentKey> --secret <secret>
+ * CLI: npx tsx src/agent/main.ts --server <URL> --key <agentKey> (--secret <secret> | --secret-file <file> | HASHFIELD_AGENT_SECRET)
  *      [--data-dir ./agent-data] [--config file.json] [--detail-every <cycles>] [--log-file agent.log] [--poll-threads <n>]
  * Runs the agent loop until SIGINT/SIGTERM, then finishes the current step and exits.
  */
@@ -22,6 +23,8 @@ const HELP = [
   '  --server <URL>         the Hashfield server, e.g. https://hashfield.example.com (http:// or https://)',
   '  --key <agentKey>       the farm\'s agent key, as shown in the console (Farms)',
   '  --secret <secret>      the farm\'s agent secret, shown once when the farm is created or its secret rotated',
+  `  --secret-file <file>   read the secret from the file's first line instead (or set ${AGENT_SECRET_ENV}):`,
+  '                         a command line can be read by every user of this computer',
   '  --data-dir <dir>       where the agent keeps its state and the readings not yet sent (default ./agent-data)',
   '  --config <file.json>   configuration to use while the server has never answered',
   '  --detail-every <n>     re-read MAC, SN, LED and network mode every n cycles at the latest (default 60)',
@@ -58,11 +61,17 @@ function hasHeapFlag(): boolean {
   return [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)].some((a) => a.startsWith('--max-old-space-size'));
 }
 
+/**
+ * Re-executes the agent with its heap flags (AGENT_HEAP_FLAGS). A secret given with --secret goes to the new process
+ * through its environment (agent-secret.ts), not on its command line; it wins over a --secret-file there too, as here.
+ */
 function reexecWithHeapFlags(): boolean {
   if (hasHeapFlag() || process.env['HASHFIELD_AGENT_CHILD'] === '1') return false;
-  const child = spawn(process.execPath, [...AGENT_HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)], {
+  const args = process.argv.slice(1);
+  const secret = secretOnCommandLine(args.slice(1));
+  const child = spawn(process.execPath, [...AGENT_HEAP_FLAGS, ...process.execArgv, ...(secret === null ? args : withoutSecret(args, ['--secret', '--secret-file']))], {
     stdio: 'inherit',
-    env: { ...AGENT_ENV, ...process.env, HASHFIELD_AGENT_CHILD: '1' },
+    env: { ...AGENT_ENV, ...process.env, HASHFIELD_AGENT_CHILD: '1', ...(secret === null ? {} : { [AGENT_SECRET_ENV]: secret }) },
   });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 130 : 1)));
@@ -70,6 +79,8 @@ function reexecWithHeapFlags(): boolean {
 }
 
 async function main(): Promise<void> {
+  // A secret typed on the command line: masked in this process's title, which is what ps and /proc/<pid>/cmdline show.
+  if (secretOnCommandLine(process.argv.slice(2)) !== null) process.title = maskedCommandLine(process.argv);
   if (reexecWithHeapFlags()) return;
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -80,13 +91,15 @@ async function main(): Promise<void> {
   if (values['help']) help();
   const server = values['server'];
   const key = values['key'];
-  const secret = values['secret'];
-  const missing = (['server', 'key', 'secret'] as const).filter((o) => typeof values[o] !== 'string').map((o) => `--${o}`);
-  if (typeof server !== 'string' || typeof key !== 'string' || typeof secret !== 'string') usage(`missing --server, --key or --secret (not given: ${missing.join(', ')})`);
+  const found = readSecret(values, process.env);
+  if (found.secret === null && found.error) usage(found.error);
+  const secret = found.secret;
+  const missing = [...(['server', 'key'] as const).filter((o) => typeof values[o] !== 'string').map((o) => `--${o}`), ...(secret === null ? [`--secret (or --secret-file, or ${AGENT_SECRET_ENV})`] : [])];
+  if (typeof server !== 'string' || typeof key !== 'string' || secret === null) usage(`missing --server, --key or --secret (not given: ${missing.join(', ')})`);
   if (!isHttpUrl(server)) usage(`invalid --server URL: ${server} (give the whole address, e.g. http://192.168.1.10:8080 or https://hashfield.example.com)`);
   if (!AGENT_KEY_RE.test(key)) usage(`invalid --key: "${key}" (the farm's agent key: letters, digits, - and _, as shown in the console)`);
   // Never echo the secret itself: it may end up in a service manager's log.
-  if (!SECRET_RE.test(secret)) usage(`invalid --secret (${secret.length} characters): the farm's secret is 16 to 128 letters, digits, - and _; copy it again from the console`);
+  if (!SECRET_RE.test(secret)) usage(`invalid ${found.from === 'option' ? '--secret' : found.from === 'file' ? '--secret-file' : AGENT_SECRET_ENV} (${secret.length} characters): the farm's secret is 16 to 128 letters, digits, - and _; copy it again from the console`);
   const detailEvery = values['detail-every'];
   const detailEveryCycles = typeof detailEvery === 'string' ? Number(detailEvery) : undefined;
   if (detailEveryCycles !== undefined && !(Number.isInteger(detailEveryCycles) && detailEveryCycles >= 1)) usage(`invalid --detail-every (a whole number of cycles ≥ 1): ${String(detailEvery)}`);

@@ -7,6 +7,7 @@ export const AGENT_CLI_OPTIONS = {
   server: { type: 'string' },
   key: { type: 'string' },
   secret: { type: 'string' },
+  'secret-file': { type: 'string' },
   'data-dir': { type: 'string' },
   config: { type: 'string' },
   'detail-every': { type: 'string' },
@@ -14,6 +15,13 @@ export const AGENT_CLI_OPTIONS = {
   'poll-threads': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
+
+/**
+ * The environment variable the agent also takes its secret from (after --secret and --secret-file). The agent hands its
+ * secret to the process it re-executes itself as (main.ts) through it, and the packaged agent's launcher hands the
+ * file's secret through it: a secret on a command line can be read by every user of the computer (ps, /proc/<pid>/cmdline).
+ */
+export const AGENT_SECRET_ENV = 'HASHFIELD_AGENT_SECRET';
 
 /**
  * V8 heap and collector settings of the agent (tests/bench/agent.bench.ts, 20,000 miners on two cores, poll threads

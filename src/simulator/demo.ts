@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { AGENT_SECRET_ENV } from '@shared/agent-cli';
 import { DEMO_FAULT_RATES } from './faults';
 import { startFleet } from './fleet';
 import { startMailCatcher } from './services/mail-catcher';
@@ -154,7 +155,8 @@ async function main(): Promise<void> {
       : {}),
   });
 
-  run('agent', ['src/agent/main.ts', '--server', base, '--key', DEMO_FARM, '--secret', secret, '--data-dir', path.join(dataDir, 'demo-agent')]);
+  // The secret through the environment (AGENT_SECRET_ENV), not on the agent's command line, which every user of the computer can read.
+  run('agent', ['src/agent/main.ts', '--server', base, '--key', DEMO_FARM, '--data-dir', path.join(dataDir, 'demo-agent')], { [AGENT_SECRET_ENV]: secret });
   console.log(
     [
       '',

@@ -224,6 +224,14 @@ describe('GET /api/agent/package', () => {
     const first = await until('the agent to connect', async () => ((await status()).isOnline ? await status() : null), 60_000, () => log);
     await until(`${MINERS} miners`, async () => (await minerTotal()) === MINERS, 60_000, () => log);
     expect(fs.existsSync(path.join(dir, 'agent-data'))).toBe(true);
+    // The file's secret reaches the agent through its environment: neither the launched process nor the one it
+    // re-executes itself as (heap flags) shows it on its command line, which every user of the computer can read.
+    if (process.platform === 'linux') {
+      const cmdline = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const kids = fs.readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      expect(kids.length).toBe(1);
+      for (const pid of [proc.pid!, ...kids]) expect(cmdline(pid)).not.toContain(secret);
+    }
 
     // "Restart service": the process stops on SIGTERM and the new one reports (a heartbeat after the old one's).
     expect(await stop(proc)).toBe(0);

@@ -4,11 +4,14 @@
  * agent.js (or the file named by HASHFIELD_AGENT_CONFIG):
  *   { "server": "https://…", "agentKey": "…", "secret": "", "dataDir": "./agent-data" }
  * The downloaded file has an empty secret: the installer puts the farm's secret in ("change file"), or gives
- * --secret / HASHFIELD_AGENT_SECRET. A relative dataDir is relative to the file. Options on the command line
- * win, so `node agent.js --secret …` works with the same file. Bundled into the package only.
+ * --secret / --secret-file / HASHFIELD_AGENT_SECRET. A relative dataDir is relative to the file. Options on the command
+ * line win, so `node agent.js --secret …` works with the same file. The file's secret reaches the agent through the
+ * environment (AGENT_SECRET_ENV), never through its command line, which every user of the computer can read.
+ * Bundled into the package only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { AGENT_SECRET_ENV } from '@shared/agent-cli';
 
 export const PACKAGE_CONFIG_FILE = 'hashfield-agent.json';
 
@@ -19,22 +22,31 @@ export interface PackageConfig {
   dataDir?: string;
 }
 
+const given = (argv: readonly string[], flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
+
 /**
- * The argv with --server/--key/--secret/--data-dir appended from the config and the environment when absent, each as
- * `--flag=value`: a value beginning with "-" (a secret can: 1 in 64 of the older ones) is then still read as the
- * flag's value, where `--flag value` made the agent's parser stop with "argument is ambiguous".
+ * The argv with --server/--key/--data-dir appended from the config when absent, each as `--flag=value` (a value
+ * beginning with "-" is then still read as the flag's value, where `--flag value` made the agent's parser stop with
+ * "argument is ambiguous"). The secret is not among them: see fillSecret.
  */
-export function fillArgs(argv: readonly string[], config: PackageConfig, configDir: string, env: Record<string, string | undefined>): string[] {
-  const given = (flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
+export function fillArgs(argv: readonly string[], config: PackageConfig, configDir: string): string[] {
   const out = [...argv];
   const add = (flag: string, value: string | undefined) => {
-    if (value && !given(flag)) out.push(`${flag}=${value}`);
+    if (value && !given(argv, flag)) out.push(`${flag}=${value}`);
   };
   add('--server', config.server);
   add('--key', config.agentKey);
-  add('--secret', config.secret || env['HASHFIELD_AGENT_SECRET']);
   add('--data-dir', config.dataDir ? path.resolve(configDir, config.dataDir) : undefined);
   return out;
+}
+
+/**
+ * The environment's secret for the agent (AGENT_SECRET_ENV): the file's when the command line gives none (--secret
+ * or --secret-file), else the environment's own; undefined when there is none at all.
+ */
+export function fillSecret(argv: readonly string[], config: PackageConfig, env: Record<string, string | undefined>): string | undefined {
+  if (given(argv, '--secret') || given(argv, '--secret-file')) return env[AGENT_SECRET_ENV];
+  return config.secret || env[AGENT_SECRET_ENV] || undefined;
 }
 
 /** Reads the config file; null when absent; throws a readable message when it is not a JSON object. */
@@ -72,8 +84,10 @@ function launch(): void {
     process.exit(2);
   }
   if (!config) return;
-  const filled = fillArgs(args, config, path.dirname(file), process.env);
-  if (!filled.includes('--secret') && !filled.some((a) => a.startsWith('--secret='))) {
+  const filled = fillArgs(args, config, path.dirname(file));
+  const secret = fillSecret(args, config, process.env);
+  if (secret) process.env[AGENT_SECRET_ENV] = secret;
+  else if (!given(args, '--secret') && !given(args, '--secret-file')) {
     console.error(`[agent] no secret: put the farm's agent secret in "secret" of ${file} (the console shows it), or give --secret`);
   }
   process.argv.splice(2, process.argv.length - 2, ...filled);
