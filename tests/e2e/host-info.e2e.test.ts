@@ -46,7 +46,7 @@ describe('NUC host info', () => {
       const errors = trackPageErrors(page);
       await loginUi(page);
       await page.goto('/agents/hostInfo');
-      const table = page.getByRole('table', { name: 'Agent hosts' });
+      const table = page.getByRole('table', { name: 'NUC host info' });
       const reported = table.getByRole('row').filter({ hasText: 'Row three' });
       await reported.getByText('nuc-row-3').waitFor();
       await reported.getByText('10.0.3.5').waitFor();

@@ -176,7 +176,8 @@ describe('GET /api/agent/package', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/usage: .*--server <URL> --key <agentKey> --secret <secret>/);
     expect(help.stderr).not.toMatch(/usage:/);
-    expect(help.out).toContain(`packaged agent: node agent.js [options]; --server, --key, --secret and --data-dir default to ${path.join(pkgDir, 'hashfield-agent.json')}`);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toContain(`packaged agent: node agent.js [options]; --server, --key, --secret and --data-dir default to ${path.join(pkgDir, 'hashfield-agent.json')}`);
     const noSecret = await runNode(['agent.js'], pkgDir);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('Run with --help for the options.');

@@ -73,7 +73,8 @@ function launch(): void {
   const args = process.argv.slice(2);
   const file = path.resolve(process.env['HASHFIELD_AGENT_CONFIG'] ?? path.join(path.dirname(process.argv[1] ?? '.'), PACKAGE_CONFIG_FILE));
   if (args.includes('--help')) {
-    if (process.env['HASHFIELD_AGENT_CHILD'] !== '1') console.error(`packaged agent: node agent.js [options]; --server, --key, --secret and --data-dir default to ${file}`);
+    // With the agent's option list, on stdout (asked-for help is not an error).
+    if (process.env['HASHFIELD_AGENT_CHILD'] !== '1') console.log(`packaged agent: node agent.js [options]; --server, --key, --secret and --data-dir default to ${file}`);
     return;
   }
   let config: PackageConfig | null;

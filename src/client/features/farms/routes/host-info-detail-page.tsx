@@ -124,7 +124,6 @@ export function HostInfoDetailPage() {
             <Field label={t('columns.status')}>
               <FarmStatusCell isOnline={h.isOnline} netDelay={h.netDelay} lastOnlineAt={h.lastOnlineAt} />
             </Field>
-            <Field label={t('columns.delay')}>{h.isOnline && h.netDelay > 0 ? t('status.delayMs', { delay: h.netDelay }) : '-'}</Field>
             <Field label={t('columns.lastOnline')}>{formatDate(h.lastOnlineAt)}</Field>
             <Field label={t('columns.version')}>{h.version ?? '-'}</Field>
             <Field label={t('columns.miners')}>{formatNumber(h.minerCount)}</Field>

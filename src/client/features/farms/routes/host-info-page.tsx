@@ -27,8 +27,8 @@ export function HostInfoPage() {
   const columns = useMemo<Column<HostInfo>[]>(
     () => [
       { key: 'agentName', title: t('columns.name'), width: 180, fixed: 'left', render: (r) => <Text size="sm" fw={500}>{r.agentName || r.agentKey}</Text> },
+      // The status carries the network delay, coloured as the header's NUC indicator (no second delay column).
       { key: 'status', title: t('columns.status'), width: 150, render: (r) => <FarmStatusCell isOnline={r.isOnline} netDelay={r.netDelay} lastOnlineAt={r.lastOnlineAt} /> },
-      { key: 'netDelay', title: t('columns.delay'), width: 90, align: 'right', render: (r) => (r.isOnline && r.netDelay > 0 ? t('status.delayMs', { delay: r.netDelay }) : '-') },
       { key: 'version', title: t('columns.version'), width: 100, render: (r) => r.version ?? '-' },
       { key: 'hostname', title: t('host.hostname'), width: 160, render: (r) => r.hostname ?? '-' },
       { key: 'os', title: t('host.os'), width: 180, render: (r) => <Text size="sm" lineClamp={1}>{r.os ?? '-'}</Text> },
