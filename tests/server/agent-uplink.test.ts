@@ -505,6 +505,38 @@ describe('agent uplink', () => {
     });
   });
 
+  it("leaves the miners taken off shelf out of the farm's minute (through the upload route and a direct ingest)", async () => {
+    const shelf = await createFarm(admin, 'uplink-shelf');
+    const minutes = () => t.db.selectFrom('farm_stats_minute').selectAll().where('agent_key', '=', shelf.agentKey).orderBy('at').execute();
+    const onShelfTotals = (b: SnapshotBatch, off: Set<string>) => {
+      const on = b.snapshots.filter((x) => !off.has(x.ip));
+      return { total: on.length, online: on.filter((x) => x.online).length, real: on.filter((x) => x.online).reduce((a, x) => a + x.rt5s, 0), ideal: on.reduce((a, x) => a + x.ideal, 0) };
+    };
+    const first = snapshotBatch({ batchSeq: 1, count: 8, takenAt: at(1) });
+    expect((await postGzip(shelf, first)).statusCode).toBe(200);
+    expect((await minutes())[0]).toMatchObject({ total: 8 });
+
+    // Two miners go to the repair room; the agent still polls them.
+    const off = new Set([minerIp(2), minerIp(5)]);
+    const res = await admin.post('/api/minerv2/batchOffline', { agentKey: shelf.agentKey, ips: [...off].join(',') });
+    expect(res.statusCode, res.body).toBe(200);
+    const second = snapshotBatch({ batchSeq: 2, count: 8, takenAt: at(2), rateFactor: 1.01 });
+    expect((await postGzip(shelf, second)).statusCode).toBe(200);
+    const third = snapshotBatch({ batchSeq: 3, count: 8, takenAt: at(3), rateFactor: 0.99 });
+    expect(await ingestSnapshots(t.db, shelf.agentKey, third)).toEqual({ accepted: 8, duplicate: false });
+    const rows = await minutes();
+    expect(rows).toHaveLength(3);
+    for (const [row, batch] of [[rows[1]!, second], [rows[2]!, third]] as const) {
+      const want = onShelfTotals(batch, off);
+      expect(row).toMatchObject({ total: 6, online: want.online });
+      expect(close(row.real_ghs, want.real)).toBe(true);
+      expect(close(row.ideal_ghs, want.ideal)).toBe(true);
+    }
+    // The dashboard's figures of the same cycle count the same miners.
+    const index = body<{ total: number; online: number }>(await admin.get('/api/miner/indexStat', { agentKey: shelf.agentKey })).data;
+    expect(index).toMatchObject({ total: 6, online: rows[2]!.online });
+  });
+
   it('stores nothing for a farm deleted while its agent still uploads', async () => {
     const gone = await createFarm(admin, 'uplink-gone');
     await admin.post('/api/agent/deletev2', { agentKey: gone.agentKey });

@@ -12,6 +12,7 @@ import { whitelistForAgent } from '../domains/customers-pools/pools.repository';
 import { agentCredentials } from '../domains/miner-logins/miner-logins';
 import { SECURITY_SCAN_OP, recordSecurityResults, scanFindings } from '../domains/security/security-records';
 import { chunkSizeOf, ingestPrepared } from '../domains/miners/ingest-snapshots';
+import { offShelfIps } from '../domains/miners/miner-stamps';
 import { parseUpload } from '../domains/miners/upload-parser';
 import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
@@ -61,7 +62,7 @@ export async function agentUplinkRoutes(fastify: FastifyInstance): Promise<void>
       p('/snapshots'),
       { config: cfg, bodyLimit: 256 * 1024 * 1024, schema: { tags, body: SnapshotBatch }, validatorCompiler: () => (data: unknown) => ({ value: data }) },
       async (req) => {
-        const { head, chunks } = await parseUpload(req.body as unknown as Buffer, chunkSizeOf(db));
+        const { head, chunks } = await parseUpload(req.body as unknown as Buffer, chunkSizeOf(db), await offShelfIps(db, req.agent!.agentKey));
         return ok(await ingestPrepared(db, req.agent!.agentKey, head, chunks));
       },
     );

@@ -57,7 +57,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { SnapshotBatch, SnapshotBatchResult } from '@shared/schemas/agent-uplink';
 import { type DB, inBackground, inTransaction, isEmbedded } from '../../db/kysely';
-import { noteUpload } from './miner-stamps';
+import { noteUpload, offShelfIps } from './miner-stamps';
 import { STAT_HOUR_UPSERT } from './miner-stats';
 import { CHUNK, EMBEDDED_CHUNK, type MinuteTotals, type PreparedChunk, type UploadHead, latestPerIp, preparedInLine, uploadHead } from './upload-prepare';
 
@@ -76,9 +76,10 @@ export function chunkSizeOf(db: DB): number {
 }
 
 /** Stores a batch (tests and callers that hold one; the uplink route prepares its uploads in the upload worker). */
-export function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
+export async function ingestSnapshots(db: DB, agentKey: string, batch: SnapshotBatch, opts: IngestOptions = {}): Promise<SnapshotBatchResult> {
   const latest = latestPerIp(batch.snapshots);
-  return ingestPrepared(db, agentKey, uploadHead(batch, latest), preparedInLine(latest, opts.chunkSize ?? chunkSizeOf(db)), opts);
+  const head = uploadHead(batch, latest, new Set(await offShelfIps(db, agentKey)));
+  return ingestPrepared(db, agentKey, head, preparedInLine(latest, opts.chunkSize ?? chunkSizeOf(db)), opts);
 }
 
 /**

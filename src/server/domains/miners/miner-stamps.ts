@@ -146,6 +146,13 @@ export async function hasOffShelf(db: DB, agentKey: string): Promise<boolean> {
   return any;
 }
 
+/** The IPs of the farm's miners marked off shelf (none without a look-up in the usual case: hasOffShelf is kept). */
+export async function offShelfIps(db: DB, agentKey: string): Promise<string[]> {
+  if (!(await hasOffShelf(db, agentKey))) return [];
+  const { rows } = await sql<{ ip: string }>`select ip from miner_marks where agent_key = ${agentKey} and off_shelf`.execute(db);
+  return rows.map((r) => r.ip);
+}
+
 /** A miner was taken off or put back on shelf (any farm, any database: they are rare). */
 export function noteShelfChange(): void {
   shelfGeneration += 1;

@@ -18,6 +18,8 @@ export interface WorkerRequest {
   id: number;
   body: Uint8Array;
   chunkSize: number;
+  /** The farm's miners marked off shelf, left out of its minute (upload-prepare.ts minuteTotals). */
+  offShelf: string[];
 }
 
 export type WorkerReply =
@@ -122,22 +124,25 @@ function startWorker(): Worker | null {
   }
 }
 
-function inLine(body: Buffer, chunkSize: number): ParsedUpload {
-  const r = readUpload(body.toString('utf8'));
+function inLine(body: Buffer, chunkSize: number, offShelf: readonly string[]): ParsedUpload {
+  const r = readUpload(body.toString('utf8'), new Set(offShelf));
   if (!r.ok) throw r.invalidJson ? new AppError('badRequest') : new AppError('validation', {}, { fields: r.fields });
   return { head: r.head, chunks: preparedInLine(r.latest, chunkSize) };
 }
 
-/** Reads an upload's JSON body (the worker when there is one): its head, or an AppError for bad input, and its chunks. */
-export async function parseUpload(body: Buffer, chunkSize = CHUNK): Promise<ParsedUpload> {
+/**
+ * Reads an upload's JSON body (the worker when there is one): its head, or an AppError for bad input, and its chunks.
+ * `offShelf`: the farm's miners marked off shelf (left out of the farm's minute).
+ */
+export async function parseUpload(body: Buffer, chunkSize = CHUNK, offShelf: string[] = []): Promise<ParsedUpload> {
   const w = startWorker();
-  if (!w) return inLine(body, chunkSize);
+  if (!w) return inLine(body, chunkSize, offShelf);
   const id = nextId++;
   const p = new Pending(() => pending.delete(id));
   pending.set(id, p);
   // A copy goes to the worker (~10 ms for 30 MB): the body stays here for the fallback below.
   const bytes = new Uint8Array(body);
-  const msg: WorkerRequest = { id, body: bytes, chunkSize };
+  const msg: WorkerRequest = { id, body: bytes, chunkSize, offShelf };
   w.postMessage(msg, [bytes.buffer as ArrayBuffer]);
   try {
     return { head: await p.head, chunks: p.chunks() };
@@ -146,7 +151,7 @@ export async function parseUpload(body: Buffer, chunkSize = CHUNK): Promise<Pars
     // The worker failed (it could not load, or crashed): this upload and the next ones are read in line.
     workerBroken = true;
     console.error(`upload worker failed, reading uploads in line: ${err instanceof Error ? err.message : String(err)}`);
-    return inLine(body, chunkSize);
+    return inLine(body, chunkSize, offShelf);
   }
 }
 

@@ -66,9 +66,16 @@ export function latestPerIp(snapshots: MinerSnapshot[]): MinerSnapshot[] {
   return byIp.size === snapshots.length ? snapshots : [...byIp.values()];
 }
 
-/** The farm's minute of a cycle: online hashrate, ideal, counts and temperatures of its latest readings. */
-export function minuteTotals(snapshots: MinerSnapshot[]): MinuteTotals | null {
+const NO_IPS: ReadonlySet<string> = new Set();
+
+/**
+ * The farm's minute of a cycle: online hashrate, ideal, counts and temperatures of its latest readings, less the
+ * miners marked off shelf (the agent still polls them while they sit in the repair room): the farm's figures, the
+ * dashboard's counters and the hashrate overview count on-shelf miners only, so the farm's series must too.
+ */
+export function minuteTotals(snapshots: MinerSnapshot[], offShelf: ReadonlySet<string> = NO_IPS): MinuteTotals | null {
   if (snapshots.length === 0) return null;
+  let total = 0;
   let real = 0;
   let ideal = 0;
   let online = 0;
@@ -77,6 +84,8 @@ export function minuteTotals(snapshots: MinerSnapshot[]): MinuteTotals | null {
   let tSum = 0;
   let tN = 0;
   for (const s of snapshots) {
+    if (offShelf.size > 0 && offShelf.has(s.ip)) continue;
+    total++;
     if (s.online) {
       online++;
       real += s.rt5s;
@@ -90,11 +99,12 @@ export function minuteTotals(snapshots: MinerSnapshot[]): MinuteTotals | null {
       tN++;
     }
   }
-  return { real, ideal, total: snapshots.length, online, qualified, tempMax: tMax, tempAvg: tN ? tSum / tN : null };
+  return { real, ideal, total, online, qualified, tempMax: tMax, tempAvg: tN ? tSum / tN : null };
 }
 
-export function uploadHead(batch: SnapshotBatch, latest: MinerSnapshot[]): UploadHead {
-  return { batchSeq: batch.batchSeq, cycleStartedAt: batch.cycleStartedAt, rolledUp: Boolean(batch.rolledUp), readings: batch.snapshots.length, minute: minuteTotals(latest) };
+/** `offShelf`: the farm's miners marked off shelf (miner-stamps.ts offShelfIps), left out of the farm's minute. */
+export function uploadHead(batch: SnapshotBatch, latest: MinerSnapshot[], offShelf: ReadonlySet<string> = NO_IPS): UploadHead {
+  return { batchSeq: batch.batchSeq, cycleStartedAt: batch.cycleStartedAt, rolledUp: Boolean(batch.rolledUp), readings: batch.snapshots.length, minute: minuteTotals(latest, offShelf) };
 }
 
 /**
@@ -137,7 +147,7 @@ export type ReadUpload =
  * ≈ 5× faster than zod) for the usual 20,000-miner upload; only an upload it is not sure of goes through the zod
  * schema, whose failures become the usual field messages (validation-issue.ts).
  */
-export function readUpload(text: string): ReadUpload {
+export function readUpload(text: string, offShelf: ReadonlySet<string> = NO_IPS): ReadUpload {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -156,5 +166,5 @@ export function readUpload(text: string): ReadUpload {
     batch = r.data;
   }
   const latest = latestPerIp(batch.snapshots);
-  return { ok: true, batch, latest, head: uploadHead(batch, latest) };
+  return { ok: true, batch, latest, head: uploadHead(batch, latest, offShelf) };
 }

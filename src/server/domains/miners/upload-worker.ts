@@ -14,7 +14,7 @@ if (!port) throw new Error('upload-worker runs as a worker thread');
 port.on('message', (req: WorkerRequest) => {
   const send = (reply: WorkerReply) => port.postMessage(reply);
   try {
-    const r = readUpload(Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8'));
+    const r = readUpload(Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8'), new Set(req.offShelf));
     if (!r.ok) {
       send(r.invalidJson ? { id: req.id, type: 'invalid', json: true } : { id: req.id, type: 'invalid', fields: r.fields });
       return;
