@@ -99,6 +99,8 @@ describe('dashboard at 1440 px', () => {
     for (const label of ['30 days', '1 year', 'Hour']) {
       await page.getByTestId('dashboard-range').getByText(label, { exact: true }).click();
       await chart.locator('canvas').waitFor();
+      // Without the pointer on the chart (a phone never hovers) the legend shows the latest values, not dashes.
+      await expect.poll(() => chart.locator('.u-legend').innerText()).toMatch(/Real:?\s*[\d.,]+ [KMGTPE]?H\/s/);
     }
   });
 
@@ -220,6 +222,9 @@ describe('dashboard at 360 px', () => {
       const today = await page.getByTestId('dashboard-period-today').boundingBox();
       const week = await page.getByTestId('dashboard-period-1w').boundingBox();
       expect(week!.y).toBeGreaterThan(today!.y + today!.height - 1);
+      expect(await page.getByTestId('dashboard-hashrate').locator('.u-legend').innerText()).toMatch(/Ideal:?\s*[\d.,]+ [KMGTPE]?H\/s/);
+      // The top faults open the filtered miner list: a finger-size row each, not the 20 px line of a name.
+      for (const link of await page.getByTestId('dashboard-fault-link').all()) expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(32);
       const canvas = await page.getByTestId('dashboard-hashrate').locator('canvas').first().boundingBox();
       expect(canvas!.x + canvas!.width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);

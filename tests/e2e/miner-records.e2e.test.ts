@@ -72,12 +72,15 @@ describe('off-shelf records at 1440 px', () => {
 
   it('lists the miners taken off shelf with who and when, and searches them', async () => {
     await expect.poll(async () => (await rowIps(page)).sort(), { timeout: 15_000 }).toEqual([...OFF].sort());
+    // How many: past 13 rows the table scrolls inside itself and pages start only above 50.
+    expect(await page.getByTestId('off-shelf-total').innerText()).toBe(`${OFF.length} miners off shelf`);
     const first = await rows(page).first().innerText();
     expect(first).toContain('admin');
     expect(first).toContain('Off shelf');
     await page.getByTestId('off-shelf-search').fill(OFF[3]!);
     await page.getByTestId('off-shelf-search').press('Enter');
     await expect.poll(() => rowIps(page), { timeout: 15_000 }).toEqual([OFF[3]]);
+    expect(await page.getByTestId('off-shelf-total').innerText()).toBe('1 matching miner');
     await page.getByTestId('off-shelf-search').fill('');
     await page.getByTestId('off-shelf-search').press('Enter');
     await expect.poll(async () => (await rowIps(page)).length, { timeout: 15_000 }).toBe(OFF.length);
@@ -229,6 +232,8 @@ describe('off-shelf records at 360 px', () => {
       await page.getByTestId('off-shelf-page').waitFor();
       await rows(page).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+      // Export and back on shelf: finger-size buttons (an xs button is 30 px tall).
+      for (const id of ['off-shelf-export', 'off-shelf-back']) expect((await page.getByTestId(id).boundingBox())!.height).toBeGreaterThanOrEqual(32);
       // The IP opens the miner, styled as the console's links are (it was the browser's default underlined blue).
       const link = page.getByTestId('off-shelf-ip-link').first();
       expect(await link.evaluate((a) => getComputedStyle(a).textDecorationLine)).toBe('none');

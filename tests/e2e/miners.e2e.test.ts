@@ -256,6 +256,8 @@ describe('miner list at 360 px', () => {
     await page.goto('/device/hash');
     await page.getByTestId('farm-chart-hashrate').locator('canvas').waitFor();
     await expect(page.getByTestId('overview-online-rate').innerText()).resolves.toContain('/200');
+    // A phone never hovers: the legend shows the latest values, not dashes.
+    await expect.poll(() => page.getByTestId('farm-chart-hashrate').locator('.u-legend').innerText()).toMatch(/Real:?\s*[\d.,]+ [KMGTPE]?H\/s/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await page.goto('/statistics/deviceType');
     await page.getByTestId('model-stats-page').getByText('S19j Pro').first().waitFor();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate } from '@shared/format/date';
-import { showPoints, timeLabels, timeRange, valueRange, withGaps } from './chart-axes';
+import { latestIndex, showPoints, timeLabels, timeRange, valueRange, withGaps } from './chart-axes';
 
 describe('chart axis ranges', () => {
   it('shows the whole window up to now, whatever the points cover', () => {
@@ -65,6 +65,17 @@ describe('gaps in a series', () => {
     expect(withGaps([], [[]])).toEqual({ x: [], columns: [[]] });
     const even = [0, 3600, 7200, 10_800];
     expect(withGaps(even, [[1, 2, 3, 4]]).x).toEqual(even);
+  });
+});
+
+describe('legend index without the pointer', () => {
+  it('is the latest point where any series has a value', () => {
+    expect(latestIndex([[1, 2, 3], [4, 5, null]])).toBe(2);
+    expect(latestIndex([[1, 2, null], [4, null, null]])).toBe(1);
+  });
+  it('is null without any value', () => {
+    expect(latestIndex([])).toBeNull();
+    expect(latestIndex([[null, null], []])).toBeNull();
   });
 });
 

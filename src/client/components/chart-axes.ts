@@ -53,6 +53,24 @@ export function withGaps(x: readonly number[], columns: readonly (readonly (numb
   return { x: outX, columns: outColumns };
 }
 
+/**
+ * The index the legend shows while the pointer is not on the chart: the latest point where any series has a value
+ * (the trailing gaps of withGaps skipped), or null without any value. A phone never hovers: without it the legend
+ * showed only dashes there.
+ */
+export function latestIndex(columns: readonly (readonly (number | null | undefined)[])[]): number | null {
+  let latest: number | null = null;
+  for (const c of columns) {
+    for (let i = c.length - 1; i >= 0 && (latest === null || i > latest); i--) {
+      if (c[i] !== null && c[i] !== undefined) {
+        latest = i;
+        break;
+      }
+    }
+  }
+  return latest;
+}
+
 /** The time axis' range: the last `span` seconds up to now (or to the last point, if later). */
 export function timeRange(x: readonly number[], span: number, nowSec = Date.now() / 1000): [number, number] {
   const end = Math.max(nowSec, x.length ? x[x.length - 1]! : nowSec);

@@ -8,7 +8,8 @@
  * enough for distinct ticks, and counts and hashrates start at 0. A series whose points in view lie too close together
  * to show a line (a farm's first minutes on a 24-hour or 30-day chart) is drawn with its points (showPoints). Where
  * the points stop for a while (an outage of the agent or the server) the line is broken, not drawn through the time
- * without data (withGaps).
+ * without data (withGaps). While the pointer is not on the chart (always, on a phone) the legend shows the latest
+ * values, not dashes.
  */
 import { useEffect, useRef } from 'react';
 import { Box } from '@mantine/core';
@@ -16,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatDate } from '@shared/format/date';
-import { showPoints, timeLabels, timeRange, valueRange, withGaps } from './chart-axes';
+import { latestIndex, showPoints, timeLabels, timeRange, valueRange, withGaps } from './chart-axes';
 
 /** Space between points (CSS px) from which a series is drawn with its points, and their diameter. */
 const POINT_SPACE = 6;
@@ -76,10 +77,19 @@ export function UplotChart({ x, series, axes, valueFormat, height = 260, testId,
     // Axis text is drawn on a canvas, which does not resolve CSS variables (a "var(…)" colour is ignored there and the
     // text took whatever fill came before it, e.g. the faint series fill): the theme's colour is read here.
     const axisColor = getComputedStyle(el).getPropertyValue('--mantine-color-dimmed').trim() || '#868e96';
+    const data = withGaps(x, series.map((s) => s.values));
+    const latest = latestIndex(data.columns);
+    // uPlot clears the legend when the cursor leaves (and before it ever comes): the latest values instead.
+    const legendAtLatest = (u: uPlot) => {
+      if (u.cursor.idx === null || u.cursor.idx === undefined) {
+        if (latest !== null) u.setLegend({ idx: latest }, false);
+      }
+    };
     const opts: uPlot.Options = {
       width: width(),
       height,
       legend: { show: true },
+      hooks: { setLegend: [legendAtLatest], ready: [legendAtLatest] },
       cursor: { drag: { x: true, y: false } },
       scales: {
         // Auto-ranging starts at the first point (uPlot stretches a single point's range to 1,000 days when x is in
@@ -120,7 +130,6 @@ export function UplotChart({ x, series, axes, valueFormat, height = 260, testId,
         })),
       ],
     };
-    const data = withGaps(x, series.map((s) => s.values));
     const plot = new uPlot(opts, [data.x, ...data.columns] as uPlot.AlignedData, el);
     let observer: ResizeObserver | null = null;
     if (typeof ResizeObserver !== 'undefined') {

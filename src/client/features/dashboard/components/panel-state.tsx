@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Center, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '@client/lib/use-phone';
 
 export interface PanelStateProps {
   testId: string;
@@ -16,6 +17,7 @@ export interface PanelStateProps {
 
 export function PanelState({ testId, pending, error, empty, emptyText, onRetry, minHeight = 120, children }: PanelStateProps) {
   const { t } = useTranslation('dashboard');
+  const phone = usePhone();
   if (pending) {
     return (
       <Center mih={minHeight} data-testid={`${testId}-loading`}>
@@ -27,7 +29,7 @@ export function PanelState({ testId, pending, error, empty, emptyText, onRetry, 
     return (
       <Alert color="red" data-testid={`${testId}-error`}>
         {t('panel.failed')}
-        <Button size="xs" variant="light" ml="sm" onClick={onRetry}>
+        <Button size={phone ? 'sm' : 'xs'} variant="light" ml="sm" onClick={onRetry}>
           {t('panel.retry')}
         </Button>
       </Alert>

@@ -7,9 +7,9 @@ import { PanelState } from './panel-state';
 
 const temp = (v: number | null) => (v === null ? '-' : `${formatNumber(v, 1)} °C`);
 
+/** The probe wall's colours (probe-tile.tsx): safe below 80 °C, 80–90 warm to hot, 90 °C and above critical. */
 function bandColor(b: TempBucket): string {
-  if (b.to !== null && b.to <= 70) return 'teal';
-  if (b.to !== null && b.to <= 80) return 'yellow';
+  if (b.to !== null && b.to <= 80) return 'teal';
   if (b.to !== null && b.to <= 90) return 'orange';
   return 'red';
 }

@@ -1,5 +1,5 @@
 /** The most frequent fault labels now, each linking to the miner list filtered by that fault. */
-import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@shared/format/number';
@@ -18,16 +18,23 @@ export function TopFaultsCard({ counters, pending, error, onRetry }: { counters:
       </Title>
       <PanelState testId="dashboard-faults" pending={pending} error={error} empty={faults.length === 0} emptyText={t('faults.empty')} onRetry={onRetry}>
         {() => (
-          <Stack gap={6}>
+          <Stack gap={2}>
+            {/* The whole row is the link: a finger-size target on a phone, not the 20 px line of its name. */}
             {faults.map((f) => (
-              <Group key={f.label} justify="space-between" wrap="nowrap" gap="xs">
-                <Anchor component={Link} to={`/device/miner?faultType=${f.label}`} size="sm" data-testid="dashboard-fault-link">
+              <UnstyledButton
+                key={f.label}
+                component={Link}
+                to={`/device/miner?faultType=${f.label}`}
+                data-testid="dashboard-fault-link"
+                style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 'var(--mantine-spacing-xs)', minHeight: 32 }}
+              >
+                <Text size="sm" c="blue">
                   {label('faultType', f.label)}
-                </Anchor>
-                <Badge color="red" variant="light">
+                </Text>
+                <Badge color="red" variant="light" style={{ flexShrink: 0 }}>
                   {formatNumber(f.count)}
                 </Badge>
-              </Group>
+              </UnstyledButton>
             ))}
             <Text size="xs" c="dimmed">
               {t('faults.hint')}

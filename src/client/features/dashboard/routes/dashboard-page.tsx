@@ -5,7 +5,7 @@
  * how to connect the agent if it never reported, quick links. A farm without miners points to the scan IP
  * ranges; with no farm at all: "create your first farm". Panels stack on a phone.
  */
-import { Alert, Anchor, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconBuildingFactory2, IconChevronRight, IconPlus, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import { AgentOfflineNotice } from '@client/components/agent-offline-notice';
 import { MenuIcon } from '@client/components/menu-icon';
 import { PageLoading } from '@client/components/page-loading';
 import { formatNumber } from '@shared/format/number';
+import { usePhone } from '@client/lib/use-phone';
 import { ConnectAgentCard } from '../components/connect-agent-card';
 import { CountersCard } from '../components/counters-card';
 import { HashrateCard } from '../components/hashrate-card';
@@ -111,6 +112,7 @@ function NucCard({ agentKey, farmLastOnline, version }: { agentKey: string; farm
   const { t } = useTranslation(['dashboard', 'common']);
   const status = useNucStatus();
   const perms = usePermissions();
+  const phone = usePhone();
   const host = useDashboardHost(agentKey, perms.has(PERMISSION.hostInfo));
   const nuc = status.data;
   const level = nucLevel(nuc);
@@ -124,7 +126,7 @@ function NucCard({ agentKey, farmLastOnline, version }: { agentKey: string; farm
       ) : !nuc && status.isError ? (
         <Alert color="red" data-testid="nuc-card-error">
           {t('dashboard:panel.failed')}
-          <Button size="xs" variant="light" ml="sm" onClick={() => void status.refetch()}>{t('dashboard:panel.retry')}</Button>
+          <Button size={phone ? 'sm' : 'xs'} variant="light" ml="sm" onClick={() => void status.refetch()}>{t('dashboard:panel.retry')}</Button>
         </Alert>
       ) : (
         <Table withRowBorders={false} verticalSpacing={6} horizontalSpacing={0}>
@@ -141,7 +143,7 @@ function NucCard({ agentKey, farmLastOnline, version }: { agentKey: string; farm
             </Row>
             <Row label={t('dashboard:nuc.delay')}>
               {nuc && nuc.isOnline && nuc.netDelay > 0 ? (
-                <Badge variant="dot" color={level === 'hidden' || level === 'dropped' ? 'gray' : NUC_LEVEL_COLOR[level]}>{nuc.netDelay} ms</Badge>
+                <Badge variant="dot" tt="none" color={level === 'hidden' || level === 'dropped' ? 'gray' : NUC_LEVEL_COLOR[level]}>{nuc.netDelay} ms</Badge>
               ) : (
                 <Text size="sm" c="dimmed">-</Text>
               )}
@@ -200,6 +202,7 @@ export function DashboardPage() {
   const status = useNucStatus();
   const selfManage = useSelfManage();
   const perms = usePermissions();
+  const phone = usePhone();
 
   if (farms.data && farms.data.length === 0) return <NoFarm />;
   if (!agentKey) return farms.isPending ? <PageLoading /> : <NoFarm />;
@@ -238,7 +241,9 @@ export function DashboardPage() {
           <Group justify="space-between" mb="sm">
             <Title order={4}>{t('dashboard:farm.title')}</Title>
             {perms.has(PERMISSION.farmSettings) && (
-              <Anchor component={Link} to="/setting/agent/agent" size="sm">{t('dashboard:farm.settings')}</Anchor>
+              <Button component={Link} to="/setting/agent/agent" variant="subtle" size={phone ? 'sm' : 'compact-sm'} data-testid="dashboard-farm-settings">
+                {t('dashboard:farm.settings')}
+              </Button>
             )}
           </Group>
           <Table withRowBorders={false} verticalSpacing={6} horizontalSpacing={0}>

@@ -91,7 +91,7 @@ export function HashrateOverviewPage() {
     chart = (
       <Alert color="red" data-testid="farm-series-error">
         {t('charts.failed')}
-        <Button size="xs" variant="light" ml="sm" onClick={() => void series.refetch()}>
+        <Button size={phone ? 'sm' : 'xs'} variant="light" ml="sm" onClick={() => void series.refetch()}>
           {t('state.retry')}
         </Button>
       </Alert>
@@ -129,7 +129,7 @@ export function HashrateOverviewPage() {
         title={t('overview.title')}
         description={s?.updatedAt ? t('overview.updatedAt', { time: formatDate(s.updatedAt) }) : t('overview.description')}
         actions={
-          <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={(index.isFetching && !index.isPending) || (series.isFetching && !series.isPending)} onClick={refresh}>
+          <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconRefresh size={14} />} loading={(index.isFetching && !index.isPending) || (series.isFetching && !series.isPending)} onClick={refresh}>
             {t('list.refresh')}
           </Button>
         }

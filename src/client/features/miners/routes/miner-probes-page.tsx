@@ -52,7 +52,7 @@ export function MinerProbesPage() {
     body = (
       <Alert color="red" data-testid="probes-error">
         {t('probes.failed')}
-        <Button size="xs" variant="light" ml="sm" onClick={() => void list.refetch()}>
+        <Button size={phone ? 'sm' : 'xs'} variant="light" ml="sm" onClick={() => void list.refetch()}>
           {t('state.retry')}
         </Button>
       </Alert>
@@ -75,7 +75,7 @@ export function MinerProbesPage() {
         </SimpleGrid>
         {total > PAGE_SIZE && (
           <Group justify="center">
-            <Pagination total={Math.ceil(total / PAGE_SIZE)} value={page} onChange={setPage} size="sm" />
+            <Pagination total={Math.ceil(total / PAGE_SIZE)} value={page} onChange={setPage} size={phone ? 'md' : 'sm'} />
           </Group>
         )}
       </>

@@ -23,6 +23,7 @@ import { NoFarmState } from '@client/components/no-farm-state';
 import { PageHeader } from '@client/components/page-header';
 import { SearchForm } from '@client/components/search-form';
 import { useAgentKey } from '@client/lib/agent-key';
+import { usePhone } from '@client/lib/use-phone';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { useMaintainOnShelf, useMaintenance, useSetRepairStatus } from '../api/miner-records-api';
@@ -35,6 +36,8 @@ const DAY_MS = 86_400_000;
 
 export function OffShelfMaintenancePage() {
   const { t } = useTranslation('miners');
+  // A finger's target on a phone (an xs button is 30 px tall).
+  const phone = usePhone();
   const { label } = useMinerLabels();
   const agentKey = useAgentKey();
   const perms = usePermissions();
@@ -50,7 +53,7 @@ export function OffShelfMaintenancePage() {
   const columns = useMemo<Column<MaintenanceRow>[]>(
     () => [
       offShelfIpColumn<MaintenanceRow>(t('maintain.col.ip')),
-      { key: 'sn', title: t('maintain.col.sn'), width: 190, render: (r) => r.sn || '-' },
+      { key: 'sn', title: t('maintain.col.sn'), width: 210, render: (r) => r.sn || '-' },
       { key: 'model', title: t('maintain.col.model'), width: 140, render: (r) => r.model || '-' },
       {
         key: 'repairStatus',
@@ -66,7 +69,8 @@ export function OffShelfMaintenancePage() {
       {
         key: 'offShelfAt',
         title: t('maintain.col.offShelfAt'),
-        width: 190,
+        // The date and the days off shelf ("2026-11-28 19:22:14 · 12 дней") in full.
+        width: 270,
         render: (r) =>
           r.offShelfAt ? `${formatDate(r.offShelfAt)} · ${t('maintain.days', { count: Math.max(0, Math.floor((Date.now() - Date.parse(r.offShelfAt)) / DAY_MS)) })}` : '-',
       },
@@ -125,12 +129,12 @@ export function OffShelfMaintenancePage() {
         <SearchForm placeholder={t('maintain.search')} testId="maintain-search" onSearch={list.setSearch} />
         {canOperate && (
           <>
-            <Button size="xs" leftSection={<IconTool size={14} />} disabled={selected.length === 0} onClick={() => setEditing(true)} data-testid="maintain-set-status">
+            <Button size={phone ? 'sm' : 'xs'} leftSection={<IconTool size={14} />} disabled={selected.length === 0} onClick={() => setEditing(true)} data-testid="maintain-set-status">
               {t('maintain.setStatus')}
               {selected.length > 0 ? ` (${selected.length})` : ''}
             </Button>
             <Button
-              size="xs"
+              size={phone ? 'sm' : 'xs'}
               variant="default"
               leftSection={<IconArrowBackUp size={14} />}
               disabled={selected.length === 0}
@@ -193,6 +197,7 @@ function RepairStatusDialog({
   onDone: (r: MaintenanceChangeResult) => void;
 }) {
   const { t } = useTranslation('miners');
+  const phone = usePhone();
   const { label } = useMinerLabels();
   const [status, setStatus] = useState<RepairStatus>(initial);
   const [note, setNote] = useState('');
@@ -204,7 +209,7 @@ function RepairStatusDialog({
       { onSuccess: onDone, onError: (e) => notifyFailure(e, t('maintain.failed')) },
     );
   return (
-    <Modal opened onClose={onClose} title={t('maintain.setStatusTitle', { count: ips.length })} data-testid="maintain-dialog">
+    <Modal opened onClose={onClose} fullScreen={phone} title={t('maintain.setStatusTitle', { count: ips.length })} data-testid="maintain-dialog">
       <Stack gap="sm">
         <Select
           label={t('maintain.col.status')}
@@ -226,10 +231,10 @@ function RepairStatusDialog({
           data-testid="maintain-note"
         />
         <Group justify="flex-end" gap="xs">
-          <Button variant="default" size="xs" onClick={onClose}>
+          <Button variant="default" size={phone ? 'sm' : 'xs'} onClick={onClose}>
             {t('maintain.cancel')}
           </Button>
-          <Button size="xs" onClick={save} loading={setRepair.isPending} data-testid="maintain-save">
+          <Button size={phone ? 'sm' : 'xs'} onClick={save} loading={setRepair.isPending} data-testid="maintain-save">
             {t('maintain.save')}
           </Button>
         </Group>

@@ -10,8 +10,10 @@ import { IconArrowBackUp, IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { findMenuByKey } from '@shared/menu-catalogue';
 import { formatDate } from '@shared/format/date';
+import { formatNumber } from '@shared/format/number';
 import type { OffShelfRow } from '@shared/schemas/miner-records';
 import { useAgentKey } from '@client/lib/agent-key';
+import { usePhone } from '@client/lib/use-phone';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePermissions } from '@client/lib/session-api';
 import { DataTable } from '@client/components/data-table/data-table';
@@ -32,6 +34,8 @@ const OPERATE = findMenuByKey('offShelfRecords')?.operation ?? -1;
 
 export function OffShelfPage() {
   const { t } = useTranslation('miners');
+  // A finger's target on a phone (an xs button is 30 px tall).
+  const phone = usePhone();
   const { label } = useMinerLabels();
   const agentKey = useAgentKey();
   const perms = usePermissions();
@@ -45,7 +49,7 @@ export function OffShelfPage() {
   const columns = useMemo<Column<OffShelfRow>[]>(
     () => [
       offShelfIpColumn<OffShelfRow>(t('offShelf.ip')),
-      { key: 'sn', title: t('offShelf.sn'), width: 190 },
+      { key: 'sn', title: t('offShelf.sn'), width: 210 },
       { key: 'model', title: t('offShelf.model'), width: 170 },
       { key: 'customer', title: t('offShelf.customer'), width: 140 },
       { key: 'offShelfAt', title: t('offShelf.at'), width: 170, render: (r) => formatDate(r.offShelfAt) },
@@ -127,7 +131,7 @@ export function OffShelfPage() {
       />
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} data-testid="off-shelf-export">
+          <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconDownload size={14} />} data-testid="off-shelf-export">
             {t('export.button')}
           </Button>
         </Menu.Target>
@@ -137,10 +141,16 @@ export function OffShelfPage() {
         </Menu.Dropdown>
       </Menu>
       {canOperate && (
-        <Button size="xs" leftSection={<IconArrowBackUp size={14} />} disabled={selected.length === 0} loading={onShelf.isPending} onClick={backOnShelf} data-testid="off-shelf-back">
+        <Button size={phone ? 'sm' : 'xs'} leftSection={<IconArrowBackUp size={14} />} disabled={selected.length === 0} loading={onShelf.isPending} onClick={backOnShelf} data-testid="off-shelf-back">
           {t('offShelf.onShelf')}
           {selected.length > 0 ? ` (${selected.length})` : ''}
         </Button>
+      )}
+      {/* How many there are: past 13 rows the table scrolls inside itself, and pages start only above 50. */}
+      {query.data && (
+        <Text size="sm" c="dimmed" data-testid="off-shelf-total">
+          {t(search ? 'offShelf.matching' : 'offShelf.total', { count: query.data.total, n: formatNumber(query.data.total) })}
+        </Text>
       )}
     </Group>
   );
