@@ -45,7 +45,7 @@ export function BoardsView({ boards, online }: { boards: readonly Board[]; onlin
     const { short } = health(b);
     return { text: `${b.chips} / ${b.expectedChips}`, c: short ? 'red.7' : undefined, fw: short ? 600 : undefined };
   };
-  const freq = (b: Board) => (b.freqMhz ? `${formatNumber(b.freqMhz)} MHz` : '-');
+  const freq = (b: Board) => (b.freqMhz ? `${formatNumber(b.freqMhz)} ${t('units.mhz')}` : '-');
   if (phone) {
     return (
       <Stack gap="xs">
@@ -71,7 +71,11 @@ export function BoardsView({ boards, online }: { boards: readonly Board[]; onlin
                 <DetailField label={t('boards.tempPic')}>{range(b.tempPic)}</DetailField>
                 <DetailField label={t('boards.freq')}>{freq(b)}</DetailField>
                 <DetailField label={t('boards.hwErrors')}>{formatNumber(b.hwErrors)}</DetailField>
-                {b.sn && <DetailField label={t('boards.sn')}>{b.sn}</DetailField>}
+                {b.sn && (
+                  <DetailField label={t('boards.sn')} wide>
+                    {b.sn}
+                  </DetailField>
+                )}
               </SimpleGrid>
             </Paper>
           );
@@ -185,7 +189,8 @@ export function PoolsView({ pools }: { pools: readonly Pool[] }) {
                 {p.active && <ActiveBadge />}
               </Table.Td>
               <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.url || '-'}</Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.user || '-'}</Table.Td>
+              {/* On one line: broken, "hfarm01.0x2|0" or "hosting-|a.0x5" read as other workers (the address gives way). */}
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{p.user || '-'}</Table.Td>
               <Table.Td>
                 <PoolStatusBadge status={p.status} />
               </Table.Td>

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import type { FindingSeverity } from '@shared/schemas/fault-analysis';
 import { notifyFailure } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 import { useAnalysisResult, useStartAnalysis } from '../api/miner-records-api';
 import { useMinerLabels } from '../lib/use-miner-labels';
 
@@ -18,6 +19,8 @@ const COLOR: Record<FindingSeverity, string> = { critical: 'red', warning: 'oran
 
 export function FaultAnalysisCard({ agentKey, ip }: { agentKey: string; ip: string }) {
   const { t } = useTranslation('miners');
+  // Tap targets of at least 32 px on a phone (xs buttons are 30 px tall).
+  const phone = usePhone();
   const { locale } = useMinerLabels();
   const [id, setId] = useState<string | null>(null);
   const start = useStartAnalysis(agentKey, ip);
@@ -35,7 +38,7 @@ export function FaultAnalysisCard({ agentKey, ip }: { agentKey: string; ip: stri
     <Card withBorder radius="md" padding="md" data-testid="miner-analysis">
       <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
         <Title order={5}>{t('analysis.title')}</Title>
-        <Button size="xs" variant="default" leftSection={<IconStethoscope size={14} />} loading={busy} onClick={run} data-testid="miner-analysis-run">
+        <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconStethoscope size={14} />} loading={busy} onClick={run} data-testid="miner-analysis-run">
           {id ? t('analysis.again') : t('analysis.run')}
         </Button>
       </Group>

@@ -9,6 +9,7 @@ import { IconDownload, IconFileText } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import { notifyFailure } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 import { useCreateHistoryLog, useHistoryLogStatus } from '../api/miner-records-api';
 import { downloadBlob } from '@client/lib/download-blob';
 
@@ -16,6 +17,8 @@ const COLOR = { pending: 'gray', running: 'blue', done: 'green', failed: 'red' }
 
 export function HistoryLogCard({ agentKey, ip, canOperate }: { agentKey: string; ip: string; canOperate: boolean }) {
   const { t } = useTranslation('miners');
+  // Tap targets of at least 32 px on a phone (xs buttons are 30 px tall).
+  const phone = usePhone();
   const [id, setId] = useState<string | null>(null);
   const create = useCreateHistoryLog(agentKey, ip);
   const status = useHistoryLogStatus(agentKey, id);
@@ -33,7 +36,7 @@ export function HistoryLogCard({ agentKey, ip, canOperate }: { agentKey: string;
       <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
         <Title order={5}>{t('historyLog.title')}</Title>
         {canOperate && (
-          <Button size="xs" variant="default" leftSection={<IconFileText size={14} />} loading={busy} onClick={start} data-testid="miner-history-log-create">
+          <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconFileText size={14} />} loading={busy} onClick={start} data-testid="miner-history-log-create">
             {t('historyLog.create')}
           </Button>
         )}
@@ -69,7 +72,7 @@ export function HistoryLogCard({ agentKey, ip, canOperate }: { agentKey: string;
                   {t('historyLog.size', { size: s.size ?? 0, source: s.source ?? '-' })}
                 </Text>
                 <Button
-                  size="xs"
+                  size={phone ? 'sm' : 'xs'}
                   variant="light"
                   leftSection={<IconDownload size={14} />}
                   onClick={() => downloadBlob(new Blob([s.content ?? ''], { type: 'text/plain;charset=utf-8' }), `miner-log-${ip}-${s.createdAt.slice(0, 10)}.txt`)}
@@ -78,11 +81,11 @@ export function HistoryLogCard({ agentKey, ip, canOperate }: { agentKey: string;
                   {t('historyLog.download')}
                 </Button>
               </Group>
-              <ScrollArea h={320} type="auto" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
+              <ScrollArea.Autosize mah={320} type="auto" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
                 <Code block fz="xs" data-testid="miner-history-log-content" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                   {s.content}
                 </Code>
-              </ScrollArea>
+              </ScrollArea.Autosize>
             </>
           )}
         </Stack>

@@ -69,8 +69,10 @@ export function MinerCounters({ stat, loading, error, filter, onFilter }: MinerC
     }
     return <Skeleton h={58} radius="md" visible={loading} data-testid="miner-counters-loading" />;
   }
-  const toggleStatus = (s: MinerStatus) => onFilter((f) => ({ ...f, status: f.status === s ? undefined : s }));
-  const toggleFault = (label: FaultLabel) => onFilter((f) => ({ ...f, faultType: f.faultType === label ? undefined : label }));
+  // A counter shows the miners it counts: the counts leave the state and fault filters out, so a click sets one of them
+  // and clears the other ("High temperature 1" while "Low power" was on listed no miner at all).
+  const toggleStatus = (s: MinerStatus) => onFilter((f) => (f.status === s ? { ...f, status: undefined } : { ...f, status: s, faultType: undefined }));
+  const toggleFault = (label: FaultLabel) => onFilter((f) => (f.faultType === label ? { ...f, faultType: undefined } : { ...f, faultType: label, status: undefined }));
   return (
     <ScrollArea type="auto" offsetScrollbars scrollbarSize={6} data-testid="miner-counters">
       <Group gap="xs" wrap="nowrap" pb={4}>

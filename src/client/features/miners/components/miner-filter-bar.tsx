@@ -27,7 +27,7 @@ const SELECTS: { key: SelectKey; option: DropdownName }[] = [
   { key: 'accident', option: 'accidentList' },
 ];
 
-function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: string; name: SelectKey; option: DropdownName; value: string | undefined; onChange: (v: string | undefined) => void }) {
+function FilterSelect({ agentKey, name, option, value, onChange, size }: { agentKey: string; name: SelectKey; option: DropdownName; value: string | undefined; onChange: (v: string | undefined) => void; size: 'xs' | 'sm' }) {
   const { t } = useTranslation('miners');
   const options = useMinerOptions(agentKey, option);
   const data = (options.data ?? []).map((o) => ({ value: o.value, label: o.text }));
@@ -35,7 +35,7 @@ function FilterSelect({ agentKey, name, option, value, onChange }: { agentKey: s
   if (value && !data.some((d) => d.value === value)) data.unshift({ value, label: value });
   return (
     <Select
-      size="xs"
+      size={size}
       label={t(`filters.${name}`)}
       placeholder={options.isError ? t('filters.optionsFailed') : t('filters.any')}
       data={data}
@@ -59,6 +59,8 @@ export interface MinerFilterBarProps {
 export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarProps) {
   const { t } = useTranslation('miners');
   const phone = usePhone();
+  // Tap targets of at least 32 px on a phone (the xs inputs and buttons are 30 px tall).
+  const size = phone ? 'sm' : 'xs';
   const [open, setOpen] = useState(false);
   const [keyword, setKeyword] = useState(filter.keyword ?? '');
   // The keyword last sent to the address: a change of the address that is not ours (reset, back button, a
@@ -83,7 +85,7 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
   const selects = (
     <SimpleGrid cols={{ base: 1, xs: 2, sm: 4, lg: 7 }} spacing="xs" verticalSpacing="xs">
       {SELECTS.map((s) => (
-        <FilterSelect key={s.key} agentKey={agentKey} name={s.key} option={s.option} value={filter[s.key]} onChange={(v) => set(s.key, v)} />
+        <FilterSelect key={s.key} agentKey={agentKey} name={s.key} option={s.option} value={filter[s.key]} onChange={(v) => set(s.key, v)} size={size} />
       ))}
     </SimpleGrid>
   );
@@ -94,8 +96,8 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
           90 px): the buttons that do not fit go to the next line instead. */}
       <Group gap="xs" wrap={phone ? 'wrap' : 'nowrap'} align="flex-end">
         <TextInput
-          size="xs"
-          style={{ flex: phone ? '1 1 160px' : 1, minWidth: 0, maxWidth: phone ? undefined : 320 }}
+          size={size}
+          style={{ flex: phone ? '1 1 190px' : 1, minWidth: 0, maxWidth: phone ? undefined : 320 }}
           leftSection={<IconSearch size={14} />}
           placeholder={t('filters.searchPlaceholder')}
           aria-label={t('filters.search')}
@@ -112,12 +114,12 @@ export function MinerFilterBar({ agentKey, filter, onChange }: MinerFilterBarPro
           data-testid="miner-search"
         />
         {phone && (
-          <Button size="xs" variant={count ? 'light' : 'default'} leftSection={<IconAdjustmentsHorizontal size={14} />} onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="miner-filters-toggle">
+          <Button size={size} variant={count ? 'light' : 'default'} leftSection={<IconAdjustmentsHorizontal size={14} />} onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="miner-filters-toggle">
             {t('filters.toggle', { count })}
           </Button>
         )}
         {activeFilterCount(filter) > 0 && (
-          <Button size="xs" variant="subtle" leftSection={<IconFilterOff size={14} />} onClick={() => onChange(() => ({}))} data-testid="miner-filters-reset">
+          <Button size={size} variant="subtle" leftSection={<IconFilterOff size={14} />} onClick={() => onChange(() => ({}))} data-testid="miner-filters-reset">
             {phone ? t('filters.resetShort') : t('filters.reset')}
           </Button>
         )}

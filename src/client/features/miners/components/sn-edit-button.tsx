@@ -79,10 +79,10 @@ export function SnEditButton({ agentKey, ip, sn, reportedSn }: { agentKey: strin
               </Text>
             )}
             <Group justify="flex-end" gap="xs">
-              <Button size="xs" variant="default" onClick={() => setOpened(false)}>
+              <Button size={phone ? 'sm' : 'xs'} variant="default" onClick={() => setOpened(false)}>
                 {t('miners:sn.cancel')}
               </Button>
-              <Button size="xs" type="submit" loading={update.isPending} data-testid="miner-sn-save">
+              <Button size={phone ? 'sm' : 'xs'} type="submit" loading={update.isPending} data-testid="miner-sn-save">
                 {t('miners:sn.save')}
               </Button>
             </Group>

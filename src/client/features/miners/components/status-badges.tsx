@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
@@ -20,19 +21,41 @@ export const STATUS_COLORS: Record<MinerStatus, string> = {
 
 const POOL_COLORS: Record<PoolStatus, string> = { alive: 'green', dead: 'red', unknown: 'gray' };
 
+/**
+ * In a table cell (`compact`): the first badge and "+N" for the others, all of them named in a tooltip — side by side
+ * in a fixed-width cell three states read "НУЛЕ… НЕ З… АНОМАЛЬ…". Elsewhere every badge, wrapping.
+ */
+function BadgeRow({ badges, names, compact }: { badges: ReactNode[]; names: string[]; compact?: boolean }) {
+  if (!compact) {
+    return (
+      <Group gap={4} wrap="wrap">
+        {badges}
+      </Group>
+    );
+  }
+  if (badges.length <= 1) return <Group wrap="nowrap">{badges}</Group>;
+  return (
+    <Tooltip label={names.join(', ')} withArrow multiline maw={280}>
+      <Group gap={4} wrap="nowrap" data-testid="badges-more">
+        <div style={{ minWidth: 0, display: 'flex' }}>{badges[0]}</div>
+        <Badge size="xs" variant="default" style={{ flex: 'none' }}>
+          +{badges.length - 1}
+        </Badge>
+      </Group>
+    </Tooltip>
+  );
+}
+
 /** Miner states as small coloured badges (names from the shared catalogue). */
-export function StatusBadges({ statuses }: { statuses: readonly MinerStatus[] }) {
+export function StatusBadges({ statuses, compact }: { statuses: readonly MinerStatus[]; compact?: boolean }) {
   const { label } = useMinerLabels();
   if (statuses.length === 0) return '-';
-  return (
-    <Group gap={4} wrap="nowrap">
-      {statuses.map((s) => (
-        <Badge key={s} size="xs" variant="light" color={STATUS_COLORS[s]} data-status={s}>
-          {label('status', s)}
-        </Badge>
-      ))}
-    </Group>
-  );
+  const badges = statuses.map((s) => (
+    <Badge key={s} size="xs" variant="light" color={STATUS_COLORS[s]} data-status={s}>
+      {label('status', s)}
+    </Badge>
+  ));
+  return <BadgeRow badges={badges} names={statuses.map((s) => label('status', s))} compact={compact} />;
 }
 
 /**
@@ -53,17 +76,14 @@ export function NotAnsweringBadge({ missed, takenAt }: { missed: number; takenAt
 /** Whether a miner missed its last polls while still counted online (NotAnsweringBadge). */
 export const notAnswering = (m: { online: boolean; missedPolls: number }): boolean => m.online && m.missedPolls > 0;
 
-export function FaultBadges({ labels }: { labels: readonly FaultLabel[] }) {
+export function FaultBadges({ labels, compact }: { labels: readonly FaultLabel[]; compact?: boolean }) {
   const { label } = useMinerLabels();
-  return (
-    <Group gap={4} wrap="nowrap">
-      {labels.map((f) => (
-        <Badge key={f} size="xs" variant="outline" color="red" data-fault={f}>
-          {label('faultType', f)}
-        </Badge>
-      ))}
-    </Group>
-  );
+  const badges = labels.map((f) => (
+    <Badge key={f} size="xs" variant="outline" color="red" data-fault={f}>
+      {label('faultType', f)}
+    </Badge>
+  ));
+  return <BadgeRow badges={badges} names={labels.map((f) => label('faultType', f))} compact={compact} />;
 }
 
 export function PoolStatusDot({ status }: { status: PoolStatus }) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { minerLabel } from '@shared/miner-labels';
 import type { MinerRow } from '@shared/schemas/miner';
 import { exportTable } from './export-miners';
-import { SN_COLUMN_WIDTH, minerColumns } from './miner-columns';
+import { SN_COLUMN_WIDTH, minerColumns, titleWidth } from './miner-columns';
 
 const t = ((key: string) => key) as never;
 const columns = minerColumns(t, (_kind, value) => value);
@@ -50,6 +50,26 @@ describe('miner columns', () => {
     // Up to ~177 px of text at 14 px sans-serif (the widest of 816 serial numbers, measured in Chromium), plus 2 × 10 px padding.
     expect(column('sn').width).toBe(SN_COLUMN_WIDTH);
     expect(SN_COLUMN_WIDTH - 20).toBeGreaterThanOrEqual(178);
+  });
+
+  it('makes every column wide enough for its whole title in every language (headers were cut to "Теоретич…")', () => {
+    const files = import.meta.glob<{ columns: Record<string, string> }>('/src/locales/*/miners.json', { eager: true, import: 'default' });
+    for (const lng of ['zh-CN', 'en-US', 'ru']) {
+      const titles = files[`/src/locales/${lng}/miners.json`]!.columns;
+      const tr = ((key: string) => titles[key.replace('columns.', '')] ?? key) as never;
+      for (const c of minerColumns(tr, (_kind, value) => value)) {
+        expect(c.width! - (c.sortable ? 42 : 28), `${lng} ${c.key} "${c.title}"`).toBeGreaterThanOrEqual(titleWidth(c.title));
+      }
+    }
+    // Measured in Chromium (bold 14 px DejaVu Sans): the estimate is not short of the real width.
+    expect(titleWidth('Теоретический хешрейт')).toBeGreaterThanOrEqual(198);
+    expect(titleWidth('芯片最高温度')).toBeGreaterThanOrEqual(84);
+    expect(titleWidth('Вентиляторы (об/мин)')).toBeGreaterThanOrEqual(181);
+  });
+
+  it('gives four fans and a Russian uptime their room', () => {
+    expect(column('fans').width).toBeGreaterThanOrEqual(230);
+    expect(column('elapsed').width).toBeGreaterThanOrEqual(145);
   });
 });
 

@@ -32,6 +32,26 @@ const dash = (v: string) => (v === '' ? '-' : v);
 /** Width of the SN column, px: a whole 17-character serial number (the usual length) without "…". */
 export const SN_COLUMN_WIDTH = 210;
 
+/**
+ * About how wide a header's title is, px, in the table's bold 14 px: CJK characters are square, capitals and digits
+ * wider than small letters. Errs wide (measured with DejaVu Sans, a wide face).
+ */
+export function titleWidth(title: string): number {
+  let w = 0;
+  for (const ch of title) w += /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 14.5 : /[A-ZА-ЯЁ0-9%]/.test(ch) ? 11 : ch === ' ' ? 5 : 10;
+  return Math.ceil(w);
+}
+
+/**
+ * A column at least as wide as its whole title (plus the cell's padding, and the sort arrows of a sortable one): the
+ * widths below suit the values, but "Теоретический хешрейт", "Chip temp spread" or "芯片最高温度" were cut to
+ * "Теоретич…", "Chip te…", "芯片最高…" — and four hashrate columns all reading "Хешре…" cannot be told apart.
+ */
+function fitTitle(c: MinerColumn): MinerColumn {
+  const need = titleWidth(c.title) + (c.sortable ? 42 : 28);
+  return need > (c.width ?? 150) ? { ...c, width: need } : c;
+}
+
 export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[] {
   const elapsed = (s: number) => {
     const p = durationParts(s);
@@ -98,7 +118,7 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     exportValue: (r) => formatDate(r[key]),
   });
 
-  return [
+  const columns: MinerColumn[] = [
     {
       key: 'ip',
       title: t('columns.ip'),
@@ -130,7 +150,7 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       key: 'statuses',
       title: t('columns.status'),
       width: 210,
-      render: (r) => <StatusBadges statuses={r.statuses.filter((s) => s !== 'online' && s !== 'offline')} />,
+      render: (r) => <StatusBadges statuses={r.statuses.filter((s) => s !== 'online' && s !== 'offline')} compact />,
       exportValue: (r) => r.statuses.filter((s) => s !== 'online' && s !== 'offline').map((s) => label('status', s)).join(', '),
     },
     {
@@ -138,7 +158,7 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
       title: t('columns.network'),
       width: 130, // room for "No answer ×2" (NotAnsweringBadge), the widest in Russian
       sortable: true,
-      render: (r) => (notAnswering(r) ? <NotAnsweringBadge missed={r.missedPolls} takenAt={r.takenAt} /> : <StatusBadges statuses={[r.network]} />),
+      render: (r) => (notAnswering(r) ? <NotAnsweringBadge missed={r.missedPolls} takenAt={r.takenAt} /> : <StatusBadges statuses={[r.network]} compact />),
       exportValue: (r) => (notAnswering(r) ? t('list.notAnswering', { count: r.missedPolls }) : label('network', r.network)),
     },
     hashrate('gHS5s', true),
@@ -163,7 +183,8 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     temp('tempPcbMin'),
     temp('tempPicMax'),
     temp('tempPicMin'),
-    { key: 'fans', title: t('columns.fans'), width: 170, render: (r) => formatFans(r.fans), exportValue: (r) => formatFans(r.fans) },
+    // Four fans: "5,947 / 5,932 / 5,946 / 5,873" (~221 px) was cut at 170.
+    { key: 'fans', title: t('columns.fans'), width: 240, render: (r) => formatFans(r.fans), exportValue: (r) => formatFans(r.fans) },
     num('fanMin'),
     num('fanMax'),
     {
@@ -198,9 +219,9 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     {
       key: 'faultReason',
       title: t('columns.faultReason'),
-      width: 200,
+      width: 250, // the longest label, "АНОМАЛЬНАЯ СКОРОСТЬ ВЕНТИЛЯТОРА", and "+N"
       sortable: true,
-      render: (r) => (r.faultLabels.length ? <FaultBadges labels={r.faultLabels} /> : '-'),
+      render: (r) => (r.faultLabels.length ? <FaultBadges labels={r.faultLabels} compact /> : '-'),
       exportValue: (r) => r.faultLabels.map((f) => label('faultType', f)).join(', '),
     },
     {
@@ -222,15 +243,15 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     {
       key: 'elapsed',
       title: t('columns.elapsed'),
-      width: 120,
+      width: 150, // "14 д 23 ч 38 мин" (~142 px) was cut at 120
       align: 'right',
       sortable: true,
       render: (r) => elapsed(r.elapsed),
       exportValue: (r) => elapsed(r.elapsed),
     },
     text('firmwareVersion', 200),
-    text('mac', 150),
-    text('make', 100),
+    text('mac', 160),
+    text('make', 120),
     text('family', 130),
     num('chainNum', 90),
     num('chipNum', 100),
@@ -262,4 +283,5 @@ export function minerColumns(t: TFunction<'miners'>, label: Label): MinerColumn[
     time('takenAt'),
     time('firstSeenAt'),
   ];
+  return columns.map(fitTitle);
 }

@@ -110,6 +110,13 @@ describe('miner detail', () => {
     expect(screen.getByTestId('miner-pool-active').textContent).toBe('active');
   });
 
+  it('gives the power under "Power (W)" without repeating the unit', async () => {
+    mount({ ...miner(true), powerW: 3500 } as MinerDetail);
+    const identity = await screen.findByTestId('miner-detail-identity');
+    expect(identity.textContent).toContain('Power (W)3,500');
+    expect(identity.textContent).not.toContain('3,500 W');
+  });
+
   it('says a miner that missed its last polls is not answering, with the count and its last reading, and keeps its figures', async () => {
     mount(miner(true, { missedPolls: 2 }));
     const notice = await screen.findByTestId('miner-detail-not-answering');

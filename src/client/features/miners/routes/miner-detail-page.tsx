@@ -58,8 +58,10 @@ export function MinerDetailPage() {
   const agentKey = useAgentKey();
   const [params] = useSearchParams();
   const ip = params.get('ip')?.trim() ?? '';
+  // Tap targets of at least 32 px on a phone (xs buttons are 30 px tall).
+  const phone = usePhone();
   const back = (
-    <Button component={Link} to="/device/miner" size="xs" variant="default" leftSection={<IconArrowLeft size={14} />} data-testid="miner-detail-back">
+    <Button component={Link} to="/device/miner" size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconArrowLeft size={14} />} data-testid="miner-detail-back">
       {t('detail.back')}
     </Button>
   );
@@ -86,6 +88,7 @@ export function MinerDetailPage() {
 
 function MinerDetailView({ agentKey, ip, back }: { agentKey: string; ip: string; back: ReactNode }) {
   const { t } = useTranslation('miners');
+  const phone = usePhone();
   const detail = useMinerDetail(agentKey, ip);
   const m = detail.data;
 
@@ -119,7 +122,7 @@ function MinerDetailView({ agentKey, ip, back }: { agentKey: string; ip: string;
         actions={
           <>
             {back}
-            <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={detail.isFetching && !detail.isPending} onClick={() => void detail.refetch()}>
+            <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconRefresh size={14} />} loading={detail.isFetching && !detail.isPending} onClick={() => void detail.refetch()}>
               {t('list.refresh')}
             </Button>
           </>
@@ -162,7 +165,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
         <Section title={t('detail.identity')} testId="miner-detail-identity">
           <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
             <DetailField label={t('columns.ip')}>{m.ip}</DetailField>
-            <DetailField label={t('columns.sn')}>
+            <DetailField label={t('columns.sn')} wide>
               <Group gap={4} wrap="nowrap">
                 <span data-testid="miner-detail-sn">{m.sn || '-'}</span>
                 {canOperate && <SnEditButton agentKey={agentKey} ip={m.ip} sn={m.sn} reportedSn={s.sn} />}
@@ -185,7 +188,8 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
             <DetailField label={t('columns.firmwareVersion')}>{m.firmwareVersion || '-'}</DetailField>
             <DetailField label={t('columns.workMode')}>{label('workMode', m.workMode)}</DetailField>
             <DetailField label={t('columns.elapsed')}>{elapsed}</DetailField>
-            <DetailField label={t('columns.powerW')}>{m.powerW === null ? '-' : `${formatNumber(m.powerW)} W`}</DetailField>
+            {/* The label carries the unit ("Power (W)"): "3,500 W" under it said it twice, in English in every language. */}
+            <DetailField label={t('columns.powerW')}>{m.powerW === null ? '-' : formatNumber(m.powerW)}</DetailField>
             <DetailField label={t('columns.firstSeenAt')}>{formatDate(m.firstSeenAt)}</DetailField>
           </SimpleGrid>
         </Section>
@@ -346,8 +350,10 @@ function HistoryCharts({ agentKey, ip }: { agentKey: string; ip: string }) {
     <Card withBorder radius="md" padding="md" data-testid="miner-detail-history">
       <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
         <Title order={5}>{t('detail.history')}</Title>
+        {/* Across the card on a phone: "24 часа | 30 дней | 12 месяцев" ran past the card's edge. */}
         <SegmentedControl
           size={phone ? 'md' : 'xs'}
+          fullWidth={phone}
           value={rangeName}
           onChange={(v) => setRange(v as MinerHistoryRange)}
           data={MINER_HISTORY_RANGES.map((r) => ({ value: r, label: t(`charts.range.${r}`) }))}

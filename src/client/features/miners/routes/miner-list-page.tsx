@@ -29,6 +29,7 @@ import { type MinerColumn, minerColumns } from '../lib/miner-columns';
 import { type MinerFilterUpdate, type MinerListState, counterFilter, pageBeyondLast, readListState, writeListState } from '../lib/miner-filter';
 import { EMPTY_SELECTION, type MinerSelection, applyTableKeys, isAllMatching, selectAllMatching, selectedRows, selectionCount, visibleSelectedKeys } from '../lib/miner-selection';
 import { useMinerLabels } from '../lib/use-miner-labels';
+import { usePhone } from '@client/lib/use-phone';
 
 export const MINER_TABLE_PREF_KEY = '/device/miner:list';
 const NO_ROWS: readonly MinerRow[] = [];
@@ -55,6 +56,8 @@ function MinerList({ agentKey }: { agentKey: string }) {
   const { t } = useTranslation('miners');
   const { label } = useMinerLabels();
   const navigate = useNavigate();
+  // Tap targets of at least 32 px on a phone (the compact buttons are 22–26 px tall).
+  const phone = usePhone();
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readListState(params), [params]);
   const { filter, page, pageSize, sort, order } = state;
@@ -135,18 +138,18 @@ function MinerList({ agentKey }: { agentKey: string }) {
         {count ? t('selection.count', { count, formatted: formatNumber(count) }) : t('selection.none')}
       </Text>
       {total > 0 && !isAllMatching(selection) && (count >= rows.length || count === 0) && total > rows.length && (
-        <Button size="compact-xs" variant="light" onClick={() => setSelection(selectAllMatching(filter, total))} data-testid="miner-select-all-matching">
+        <Button size={phone ? 'sm' : 'compact-xs'} variant="light" onClick={() => setSelection(selectAllMatching(filter, total))} data-testid="miner-select-all-matching">
           {t('selection.allMatching', { total: formatNumber(total) })}
         </Button>
       )}
       {count > 0 && (
-        <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => setSelection(EMPTY_SELECTION)} data-testid="miner-selection-clear">
+        <Button size={phone ? 'sm' : 'compact-xs'} variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => setSelection(EMPTY_SELECTION)} data-testid="miner-selection-clear">
           {t('selection.clear')}
         </Button>
       )}
       <Menu position="bottom-start" withinPortal>
         <Menu.Target>
-          <Button size="compact-sm" variant="default" leftSection={<IconDownload size={14} />} rightSection={<IconChevronDown size={12} />} loading={exporting !== null} data-testid="miner-export">
+          <Button size={phone ? 'sm' : 'compact-sm'} variant="default" leftSection={<IconDownload size={14} />} rightSection={<IconChevronDown size={12} />} loading={exporting !== null} data-testid="miner-export">
             {t('export.button')}
           </Button>
         </Menu.Target>
@@ -170,7 +173,7 @@ function MinerList({ agentKey }: { agentKey: string }) {
         title={t('list.title')}
         description={updatedAt ? t('list.updatedAt', { time: updatedAt }) : t('list.description')}
         actions={
-          <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={list.isFetching && !list.isPending} onClick={() => void Promise.all([list.refetch(), stat.refetch()])} data-testid="miner-refresh">
+          <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconRefresh size={14} />} loading={list.isFetching && !list.isPending} onClick={() => void Promise.all([list.refetch(), stat.refetch()])} data-testid="miner-refresh">
             {t('list.refresh')}
           </Button>
         }
