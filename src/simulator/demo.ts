@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_SECRET_ENV } from '@shared/agent-cli';
 import { DEMO_FAULT_RATES } from './faults';
-import { startFleet } from './fleet';
+import { SIM_POOL_URLS, startFleet } from './fleet';
 import { startMailCatcher } from './services/mail-catcher';
 
 const DEMO_USER = 'demo';
@@ -142,6 +142,13 @@ async function main(): Promise<void> {
     for (let first = 1; first <= miners; first += 65_534) lines.push(`${ipAt('127.20.0.0', first)}-${ipAt('127.20.0.0', Math.min(miners, first + 65_533))}-demo fleet`);
     const saved = await call('POST', '/api/scanip/batchSave', { agentKey: DEMO_FARM, scanIpList: lines.join('\n') });
     if (saved.code !== 0) throw new Error(`cannot save scan ranges: ${saved.msg}`);
+  }
+  // The farm's allowed pools (the fleet's three), so a hijacked miner (simulator fault illegal-pool) shows as
+  // "illegal pool": without a whitelist every pool is allowed and the counter stays at 0.
+  const whitelist = await call<unknown[]>('GET', `/api/poolWhitelist/list?agentKey=${DEMO_FARM}`);
+  if (Array.isArray(whitelist.data) && whitelist.data.length === 0) {
+    const saved = await call('POST', '/api/poolWhitelist/save', { agentKey: DEMO_FARM, poolUrls: SIM_POOL_URLS.join(',') });
+    if (saved.code !== 0) throw new Error(`cannot save the pool whitelist: ${saved.msg}`);
   }
   await call('POST', '/api/agent/updateAgentSettings', {
     agentKey: DEMO_FARM,
