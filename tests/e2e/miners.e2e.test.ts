@@ -249,6 +249,65 @@ describe('miner list at 360 px', () => {
     expect(errors).toEqual([]);
   });
 
+  it('has finger-size targets (≥ 32 px) in the shared table, its column picker and error state, and the burger', async () => {
+    await page.goto('/device/miner');
+    await rows(page).first().waitFor();
+    const min = async (locator: ReturnType<Page['locator']>, what: string) => {
+      const box = await locator.boundingBox();
+      expect(Math.min(box?.width ?? 0, box?.height ?? 0), what).toBeGreaterThanOrEqual(32);
+    };
+    await min(page.getByTestId('sidebar-burger'), 'burger');
+    const sortButtons = await page.locator('thead th[data-column-key] button').all();
+    expect(sortButtons.length).toBeGreaterThan(3);
+    for (const button of sortButtons) await min(button, `sort ${await button.innerText()}`);
+    await min(page.getByTestId('data-table-check-all-cell'), 'select-all cell');
+    for (const control of await page.getByTestId('data-table-pagination').locator('button:visible, select').all()) await min(control, 'pagination');
+    // Rows stay 40 px; the whole checkbox cell is the target: a tap in its corner (off the 16 px box) ticks the row
+    // and does not open it, a second one clears it.
+    const row = rows(page).first();
+    const key = await row.getAttribute('data-row-key');
+    const keyed = page.locator(`[data-testid="data-table-row"][data-row-key="${key}"]`);
+    expect((await keyed.boundingBox())!.height).toBeLessThanOrEqual(41);
+    const url = page.url();
+    for (const checked of [true, false]) {
+      await keyed.scrollIntoViewIfNeeded();
+      const cell = keyed.getByTestId('data-table-check-cell');
+      await min(cell, 'row checkbox cell');
+      const box = (await cell.boundingBox())!;
+      await page.touchscreen.tap(box.x + 3, box.y + box.height - 3);
+      await expect.poll(() => keyed.locator('input[type="checkbox"]').isChecked()).toBe(checked);
+      expect(page.url()).toBe(url);
+    }
+    // The column picker's reset button: finger-size and whole inside the popover, also in Russian ("Сбросить" was cut).
+    for (const locale of ['en-US', 'ru']) {
+      await page.evaluate((l) => localStorage.setItem('hf.locale', l), locale);
+      await page.reload();
+      await rows(page).first().waitFor();
+      await page.getByTestId('column-picker-button').click();
+      const reset = page.getByTestId('column-picker-reset');
+      await min(reset, `reset ${locale}`);
+      const fit = await reset.evaluate((element) => {
+        const own = element.getBoundingClientRect();
+        const popover = element.closest('[data-testid="column-picker"]')!.getBoundingClientRect();
+        const label = element.querySelector('.mantine-Button-label')!;
+        return { inside: own.left >= popover.left && own.right <= popover.right, whole: label.scrollWidth <= label.clientWidth };
+      });
+      expect(fit).toEqual({ inside: true, whole: true });
+      for (const arrow of await page.getByTestId('column-picker').getByRole('button', { name: /Move|Переместить/ }).all()) await min(arrow, 'picker arrow');
+      await page.keyboard.press('Escape');
+    }
+    await page.evaluate(() => localStorage.setItem('hf.locale', 'en-US'));
+    // The table's error state: its retry button.
+    await page.route('**/api/agent/pagelist**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":500,"msg":"down","data":null}' }));
+    try {
+      await page.goto('/agents');
+      await min(page.getByTestId('data-table-retry'), 'retry');
+    } finally {
+      await page.unroute('**/api/agent/pagelist**');
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('shows the detail page and the hashrate overview without sideways scrolling', async () => {
     await page.goto(`/device/miner/detail?ip=${minerIp(9)}`);
     await page.getByTestId('miner-chart-hashrate').locator('canvas').waitFor();

@@ -103,6 +103,10 @@ describe('off-shelf maintenance at 360 px', () => {
       await openPage(page);
       await rows(page).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+      // The status filter's buttons are finger-size (32 px tall, 22 px on the desktop).
+      const filters = await page.getByTestId('maintain-filter').getByRole('button').all();
+      expect(filters.length).toBeGreaterThan(1);
+      for (const button of filters) expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(32);
     } finally {
       await context.close();
     }

@@ -56,7 +56,8 @@ export function AppHeader({ user, phone, wide, drawerOpened, onBurger, onNewFarm
   if (phone) {
     return (
       <Group h="100%" px={8} gap={6} wrap="nowrap" justify="space-between">
-        <Burger opened={drawerOpened} onClick={onBurger} size="sm" aria-label={t('sidebar.open')} data-testid="sidebar-burger" />
+        {/* The sm lines in a 36 px button (Mantine's is 28 px): a finger-size target, as the header's other buttons. */}
+        <Burger opened={drawerOpened} onClick={onBurger} size="sm" w={36} h={36} p={9} aria-label={t('sidebar.open')} data-testid="sidebar-burger" />
         <Box style={{ flex: 1, minWidth: 0 }}>
           <FarmSelect width="100%" />
         </Box>

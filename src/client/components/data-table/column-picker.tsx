@@ -7,6 +7,7 @@ import { useState, type DragEvent, type ReactNode } from 'react';
 import { ActionIcon, Alert, Button, Checkbox, Group, Popover, Stack, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconColumns3, IconGripVertical } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '@client/lib/use-phone';
 import type { Column } from './data-table-types';
 import classes from './data-table.module.css';
 
@@ -30,6 +31,8 @@ const DRAG_TYPE = 'text/plain';
 
 export function ColumnPicker<Row>({ columns, hiddenKeys, onMove, onToggle, onReset }: ColumnPickerProps<Row>): ReactNode {
   const { t } = useTranslation('table');
+  // Tap targets of at least 32 px on a phone (the compact reset button is 26 px tall, the arrows 22 px).
+  const phone = usePhone();
   const [opened, setOpened] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const [dragKey, setDragKey] = useState<string | null>(null);
@@ -98,13 +101,16 @@ export function ColumnPicker<Row>({ columns, hiddenKeys, onMove, onToggle, onRes
       </Popover.Target>
       <Popover.Dropdown data-testid="column-picker">
         <Stack gap="xs">
+          {/* The title wraps, the reset button keeps its whole label ("Сбросить" was cut off by a long ru title). */}
           <Group justify="space-between" wrap="nowrap">
-            <Text fw={600} size="sm">
+            <Text fw={600} size="sm" className={classes.pickerTitle}>
               {t('columnSettings')}
             </Text>
             <Button
               variant="subtle"
               size="compact-sm"
+              h={phone ? 32 : undefined}
+              className={classes.pickerReset}
               onClick={() => {
                 setBlocked(false);
                 onReset();
@@ -152,7 +158,7 @@ export function ColumnPicker<Row>({ columns, hiddenKeys, onMove, onToggle, onRes
                   />
                   <ActionIcon
                     variant="subtle"
-                    size="sm"
+                    size={phone ? 'lg' : 'sm'}
                     aria-label={t('moveUp', { column: label })}
                     disabled={index === 0}
                     onClick={() => move(column.key, index - 1)}
@@ -161,7 +167,7 @@ export function ColumnPicker<Row>({ columns, hiddenKeys, onMove, onToggle, onRes
                   </ActionIcon>
                   <ActionIcon
                     variant="subtle"
-                    size="sm"
+                    size={phone ? 'lg' : 'sm'}
                     aria-label={t('moveDown', { column: label })}
                     disabled={index === columns.length - 1}
                     onClick={() => move(column.key, index + 1)}

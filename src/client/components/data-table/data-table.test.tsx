@@ -209,6 +209,29 @@ describe('sorting and selection', () => {
     fireEvent.click(screen.getAllByTestId('data-table-row')[0]!.querySelectorAll('td')[1]!);
     expect(onRowClick).toHaveBeenCalledTimes(1);
   });
+
+  it('selects and clears the page from anywhere in the select-all cell, once per tap', () => {
+    render(<SelectionHarness initial={[99]} />, { wrapper: Providers });
+    const cell = screen.getByTestId('data-table-check-all-cell');
+    const all = screen.getByRole('checkbox', { name: 'Select all rows on this page' }) as HTMLInputElement;
+    fireEvent.click(cell);
+    expect(screen.getByTestId('keys').textContent).toBe('99,1,2');
+    expect(all.checked).toBe(true);
+    // the box itself toggles once (its click does not reach the cell as a second toggle)
+    fireEvent.click(all);
+    expect(screen.getByTestId('keys').textContent).toBe('99');
+    fireEvent.click(all);
+    expect(screen.getByTestId('keys').textContent).toBe('99,1,2');
+    fireEvent.click(cell);
+    expect(screen.getByTestId('keys').textContent).toBe('99');
+  });
+
+  it('does nothing from the select-all cell when no row can be selected', () => {
+    const onChange = vi.fn();
+    renderTable({ rows: makeRows(2), selection: { selectedKeys: [], onChange, isRowSelectable: () => false } });
+    fireEvent.click(screen.getByTestId('data-table-check-all-cell'));
+    expect(onChange).not.toHaveBeenCalled();
+  });
 });
 
 describe('column picker', () => {

@@ -26,6 +26,7 @@ import { Button, Loader, NativeSelect, Pagination, Text, UnstyledButton } from '
 import { IconAlertTriangle, IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@shared/format/number';
+import { usePhone } from '@client/lib/use-phone';
 import { ColumnPicker, columnLabel } from './column-picker';
 import {
   DEFAULT_PAGE_SIZE,
@@ -234,6 +235,8 @@ export function DataTable<Row>({
   ariaLabel,
 }: DataTableProps<Row>): ReactNode {
   const { t } = useTranslation('table');
+  // Tap targets of at least 32 px on a phone (the xs retry button and page-size select are 30 px tall, the pages 26 px).
+  const phone = usePhone();
   const tableId = useId();
   const prefs = useTablePreferences(prefKey, columns);
   const { visibleColumns, widths, setColumnWidth } = prefs;
@@ -511,7 +514,18 @@ export function DataTable<Row>({
                 {layout.map((cell) => {
                   if (cell.kind === 'select') {
                     return (
-                      <th key={cell.key} scope="col" className={`${classes.th} ${classes.checkCell}`} style={cell.style} data-fixed={cell.fixed || undefined}>
+                      <th
+                        key={cell.key}
+                        scope="col"
+                        className={`${classes.th} ${classes.checkCell}`}
+                        style={cell.style}
+                        data-fixed={cell.fixed || undefined}
+                        data-testid="data-table-check-all-cell"
+                        // As in the rows: the whole cell is the target of the select-all box (a finger-size one on a phone).
+                        onClick={() => {
+                          if (pageState.keys.length > 0) onToggleAll();
+                        }}
+                      >
                         <input
                           type="checkbox"
                           className={classes.checkbox}
@@ -522,6 +536,7 @@ export function DataTable<Row>({
                           }}
                           aria-checked={pageState.some && !pageState.all ? 'mixed' : pageState.all}
                           disabled={pageState.keys.length === 0}
+                          onClick={(event) => event.stopPropagation()}
                           onChange={onToggleAll}
                         />
                       </th>
@@ -603,7 +618,7 @@ export function DataTable<Row>({
                       {t('loadFailed')}
                     </Text>
                     {onRetry && (
-                      <Button size="xs" variant="light" onClick={onRetry} data-testid="data-table-retry">
+                      <Button size={phone ? 'sm' : 'xs'} variant="light" onClick={onRetry} data-testid="data-table-retry">
                         {t('retry')}
                       </Button>
                     )}
@@ -647,9 +662,10 @@ export function DataTable<Row>({
           <Text size="sm" c="dimmed">
             {t('total', { total: formatNumber(pagination.total) })}
           </Text>
+          {/* On a phone 32 px controls (sm ones are 26 px) and no sibling pages: at most seven controls, 272 px. */}
           <Pagination
-            size="sm"
-            siblings={1}
+            size={phone ? 'md' : 'sm'}
+            siblings={phone ? 0 : 1}
             boundaries={1}
             total={pageCount}
             value={Math.min(Math.max(1, pagination.page), pageCount)}
@@ -658,7 +674,7 @@ export function DataTable<Row>({
             getItemProps={(item) => ({ 'aria-label': t('page', { page: item }) })}
           />
           <NativeSelect
-            size="xs"
+            size={phone ? 'sm' : 'xs'}
             w={110}
             aria-label={t('pageSizeLabel')}
             value={String(currentPageSize)}
