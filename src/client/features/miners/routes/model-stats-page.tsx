@@ -15,18 +15,17 @@ import { useModelStats } from '../api/miners-api';
 import { PageHeader } from '@client/components/page-header';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { formatPercent } from '../lib/format-miner';
+import { titleWidth } from '../lib/miner-columns';
 import { usePhone } from '@client/lib/use-phone';
 
 const pct = (part: number, whole: number) => (whole > 0 ? (part * 100) / whole : null);
 
 /**
- * A column wide enough for its header and the sort button (headers were cut to "Manufac…", "Quali…" at 1440 px):
- * about 10 px per Latin or Cyrillic letter of the bold header, 15 px per CJK character, plus the button and padding.
+ * A column wide enough for its header and the sort button (headers were cut to "Manufac…", "Quali…" at 1440 px): the
+ * header's text as the miner list sizes its titles (titleWidth), plus the button and padding.
  */
 function headerWidth(label: string, min: number): number {
-  let px = 0;
-  for (const ch of label) px += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 15 : 10;
-  return Math.max(min, Math.ceil(px) + 52);
+  return Math.max(min, titleWidth(label) + 52);
 }
 
 export function ModelStatsPage() {
