@@ -22,6 +22,15 @@ export const MINER_STATUSES = [
 ] as const;
 export type MinerStatus = (typeof MINER_STATUSES)[number];
 
+/**
+ * The list filter's states: the states of spec 3 §4 and the two counts it shows over time (spec 3 §4 "Counts shown"),
+ * 8-hour qualified (online, and qualified in every hourly sample of the last 8 hours) and offline over 24 hours (no
+ * reading for more than a day), so their counters list the miners they count. Not states of one reading: a row's
+ * badges (minerStatuses) and the phones' copies know only MINER_STATUSES.
+ */
+export const MINER_FILTER_STATUSES = [...MINER_STATUSES, 'qualified8h', 'offline24h'] as const;
+export type MinerFilterStatus = (typeof MINER_FILTER_STATUSES)[number];
+
 export const MINER_NETWORKS = ['online', 'offline'] as const;
 export type MinerNetwork = (typeof MINER_NETWORKS)[number];
 
@@ -68,7 +77,7 @@ const AGENT_ERROR_KEYS = Object.values(AGENT_ERROR_CODES).map(String) as readonl
 type AgentErrorCode = `${(typeof AGENT_ERROR_CODES)[keyof typeof AGENT_ERROR_CODES]}`;
 
 interface LabelCatalogue {
-  status: Record<MinerStatus, string>;
+  status: Record<MinerFilterStatus, string>;
   faultType: Record<FaultLabel, string>;
   workMode: Record<WorkMode, string>;
   network: Record<MinerNetwork, string>;
@@ -94,6 +103,8 @@ const LABELS: Record<Locale, LabelCatalogue> = {
       abnormalIdeal: '理论算力异常',
       sleeping: '休眠',
       lowPower: '低功耗',
+      qualified8h: '8小时正常',
+      offline24h: '离线超过24小时',
     },
     faultType: {
       'high-temperature': '高温',
@@ -123,6 +134,8 @@ const LABELS: Record<Locale, LabelCatalogue> = {
       abnormalIdeal: 'Abnormal ideal hashrate',
       sleeping: 'Sleeping',
       lowPower: 'Low power',
+      qualified8h: 'Qualified for 8 hours',
+      offline24h: 'Offline over 24 hours',
     },
     faultType: {
       'high-temperature': 'High temperature',
@@ -152,6 +165,8 @@ const LABELS: Record<Locale, LabelCatalogue> = {
       abnormalIdeal: 'Аномальный теоретический хешрейт',
       sleeping: 'Сон',
       lowPower: 'Пониженное питание',
+      qualified8h: 'Норма 8 часов',
+      offline24h: 'Не в сети более 24 часов',
     },
     faultType: {
       'high-temperature': 'Высокая температура',
@@ -172,7 +187,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
 };
 
 const VALUES: { [K in MinerLabelKind]: readonly (K extends 'accident' ? MinerAccidentType : keyof LabelCatalogue[K])[] } = {
-  status: MINER_STATUSES,
+  status: MINER_FILTER_STATUSES,
   faultType: MINER_FAULT_LABELS,
   workMode: MINER_WORK_MODES,
   network: MINER_NETWORKS,

@@ -341,6 +341,21 @@ describe('miner monitoring (read side)', () => {
       expect(qualified8h).toBeLessThan(stat.qualified);
       expect(stat.qualified8h).toBe(qualified8h);
 
+      // The two counts over time are list filters too: their counters list the miners they count.
+      const q8 = await list({ status: 'qualified8h', pageSize: '200' });
+      expect(q8.total).toBe(qualified8h);
+      expect(q8.list.map((r) => r.ip).sort()).toEqual(indexes.filter((i) => CYCLES.every((h) => isQualifiedReading(reading(i, h)))).map(minerIp).sort());
+      const off24 = await list({ status: 'offline24h', pageSize: '200' });
+      expect(off24.total).toBe(2);
+      for (const r of off24.list) {
+        expect(r.online, r.ip).toBe(false);
+        expect(Date.now() - Date.parse(r.takenAt!), r.ip).toBeGreaterThan(24 * 3_600_000);
+      }
+      // …combined with the other filters, as the counters are.
+      const s21Off24 = body<MinerStat>(await admin.get('/api/miner/stat', { agentKey: farmA.agentKey, model: 'S21', status: 'offline24h' })).data;
+      expect(s21Off24.total).toBe((await list({ status: 'offline24h', model: 'S21' })).total);
+      expect(s21Off24.total).toBe(s21Off24.offline24h);
+
       const s21 = body<MinerStat>(await admin.get('/api/miner/stat', { agentKey: farmA.agentKey, model: 'S21' })).data;
       expect(s21.total).toBe(count((s) => s.model === 'S21'));
       expect(s21.offline).toBe(count((s) => s.model === 'S21' && !s.online));
@@ -433,7 +448,8 @@ describe('miner monitoring (read side)', () => {
           await admin.request({ method: 'GET', url: `/api/options/${name}`, query: { agentKey: farmA.agentKey }, headers: locale ? { I18N: locale } : {} }),
         ).data;
       const status = await opt('status');
-      expect(status.map((o) => o.value)).toEqual(['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower']);
+      expect(status.map((o) => o.value)).toEqual(['online', 'offline', 'qualified', 'unqualified', 'zeroHashrate', 'cannotStart', 'illegalPool', 'abnormalIdeal', 'sleeping', 'lowPower', 'qualified8h', 'offline24h']);
+      expect(status[11]).toEqual({ text: 'Offline over 24 hours', value: 'offline24h' });
       expect(status[5]).toEqual({ text: 'Cannot start', value: 'cannotStart' });
       expect((await opt('status', 'zh-CN'))[1]).toEqual({ text: '离线', value: 'offline' });
       expect((await opt('faultType', 'ru'))[0]).toEqual({ text: 'Высокая температура', value: 'high-temperature' });

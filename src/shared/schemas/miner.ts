@@ -3,7 +3,7 @@
  * answer shapes of /api/miner/* and the miner dropdowns. Hashrates GH/s, temperatures °C, times ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { MINER_NETWORKS, MINER_STATUSES, type MinerNetwork, type MinerStatus } from '../miner-labels';
+import { MINER_FILTER_STATUSES, MINER_NETWORKS, type MinerNetwork, type MinerStatus } from '../miner-labels';
 import { FaultLabel, type MinerErrorCode, type MinerSnapshot, type MinerStateFlags, type PoolStatus, WorkMode } from './miner-snapshot';
 
 /** Empty query values ("status=") mean "no filter". */
@@ -77,7 +77,8 @@ const firmwareParam = optional(
 /** The filter of the miner list; /api/miner/stat takes the same parameters. */
 export const MinerFilterQuery = z.object({
   agentKey: z.string().min(1, 'validation.agentKeyRequired').max(64),
-  status: optional(z.enum(MINER_STATUSES)),
+  /** A state of spec 3 §4, or one of the counts over time (qualified8h, offline24h: MINER_FILTER_STATUSES). */
+  status: optional(z.enum(MINER_FILTER_STATUSES)),
   faultType: optional(FaultLabel),
   model: text(100),
   firmware: firmwareParam,

@@ -31,7 +31,7 @@ import type { Page } from '@shared/schemas/common';
 import type { MinerFilter, MinerListQuery, MinerSortKey } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
 import { PREPARED } from '../../db/prepared-statements';
-import { ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, minerRowJson } from './miner-sql';
+import { CLOCK_STATUSES, ROW_COLUMNS, type RawMinerRow, minerOrder, minerWhere, minerRowJson } from './miner-sql';
 import { type StampKind, type Stamps, filterKey, hasOffShelf, stampCovers, stampsOf, stampsSql, uploadsOf } from './miner-stamps';
 
 /** At most this long a count (or a kept id list) is reused, even with an unchanged data stamp (a safety net only: the stamp tells every change). */
@@ -167,7 +167,9 @@ export async function findMiners(db: DB, q: MinerListQuery): Promise<MinerRowsPa
   const where = minerWhere(agentKey, filter, offShelf);
   const orderBy = minerOrder(sort, order);
   const offset = (page - 1) * pageSize;
-  const covered = stampCovers(filter);
+  // A result that moves on with the clock (8-hour qualified, offline over 24 hours) is counted and paged afresh: a farm
+  // whose agent is down uploads nothing, so no stamp would tell its kept count that a miner passed the 24 hours.
+  const covered = stampCovers(filter) && !(filter.status && CLOCK_STATUSES.has(filter.status));
   const key = filterKey(agentKey, filter, offShelf);
   const listKey = `${key}\u0000${sort ?? ''}\u0000${order ?? ''}`;
   const canList = covered && !(sort && CLOCK_SORTS.has(sort));

@@ -7,7 +7,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { FaultLabel, MinerErrorCode, MinerSnapshot, MinerStateFlags, PoolStatus, WorkMode } from '@shared/schemas/miner-snapshot';
 import type { MinerFilter, MinerRow, MinerSortKey } from '@shared/schemas/miner';
-import { MINER_FAULT_LABELS, type MinerStatus, minerStatuses } from '@shared/miner-labels';
+import { MINER_FAULT_LABELS, type MinerFilterStatus, type MinerStatus, minerStatuses } from '@shared/miner-labels';
 import { subAreaMinerFilter } from '../sub-areas/sub-areas.repository';
 
 type StateFlag = Exclude<MinerStatus, 'online' | 'offline'>;
@@ -24,13 +24,31 @@ export const FAULT_BITS: Readonly<Record<FaultLabel, number>> = {
   'high-temperature': 1, 'missing-chip': 2, 'fan-speed-abnormal': 4, 'missing-hashboard': 8, 'hashboard-failure': 16, 'empty-sn': 32, 'duplicate-sn': 64,
 };
 
+/** An hourly bucket (its sums) qualifies: online in every sample, average real ≥ 80 % of average ideal (ideal > 0). */
+export function bucketQualified(samples: RawBuilder<unknown>, online: RawBuilder<unknown>, real: RawBuilder<unknown>, ideal: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(${online} = ${samples} and ${ideal} > 0 and ${real} >= 0.8 * ${ideal})`;
+}
+
+/** The miner (alias m) is 8-hour qualified: its latest bucket is in the last 8 hours and qualifies, no earlier one there failed. */
+const QUALIFIED_8H = sql`(m.online and m.stat_hour_at >= date_trunc('hour', now()) - interval '7 hours'
+  and ${bucketQualified(sql`m.stat_hour_samples`, sql`m.stat_hour_online`, sql`m.stat_hour_real_sum`, sql`m.stat_hour_ideal_sum`)}
+  and (m.stat_unqualified_hour_at is null or m.stat_unqualified_hour_at < date_trunc('hour', now()) - interval '7 hours'))`;
+/** The miner (alias m) is offline over 24 hours: offline, its last reading more than a day old. */
+const OFFLINE_24H = sql`(not m.online and m.taken_at < now() - interval '24 hours')`;
+
+/** The filter states whose answer moves on with the clock (an hour, a day), not only with the farm's data. */
+export const CLOCK_STATUSES: ReadonlySet<MinerFilterStatus> = new Set<MinerFilterStatus>(['qualified8h', 'offline24h']);
+
 /**
  * Condition "the miner is in this state" (state flags as the agent computed them, read from their bits; network
  * from `online`): columns of the index miners_farm_counts, so a count of a farm's miners reads the index only.
+ * 8-hour qualified reads the row's hourly bucket, offline over 24 hours the time of its last reading.
  */
-export function statusCondition(status: MinerStatus): RawBuilder<unknown> {
+export function statusCondition(status: MinerFilterStatus): RawBuilder<unknown> {
   if (status === 'online') return sql`m.online`;
   if (status === 'offline') return sql`not m.online`;
+  if (status === 'qualified8h') return QUALIFIED_8H;
+  if (status === 'offline24h') return OFFLINE_24H;
   const bit = (STATE_BITS as Record<string, number>)[status];
   if (bit === undefined) throw new Error(`unknown status ${status}`);
   return sql`(m.state_bits & ${sql.lit(bit)}) <> 0`;
@@ -55,7 +73,7 @@ const COUNTED_STATUSES = ['online', 'offline', 'qualified', 'unqualified', 'zero
 export const counterItems = (): RawBuilder<unknown>[] => [
   ...COUNTED_STATUSES.map((s) => sql`count(*) filter (where ${statusCondition(s)})::int as ${sql.ref(s)}`),
   ...faultCounts(),
-  sql`count(*) filter (where not m.online and m.taken_at < now() - interval '24 hours')::int as offline24h`,
+  sql`count(*) filter (where ${OFFLINE_24H})::int as offline24h`,
 ];
 
 /** The counters read back from a row of counterItems (`n`: a column's number, 0 when missing). */

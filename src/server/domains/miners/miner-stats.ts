@@ -14,13 +14,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { FarmSeriesPoint, FarmSeriesRange, MinerFilter, MinerHistoryPoint, MinerHistoryRange, MinerIndexStat, MinerModelStat, MinerStat } from '@shared/schemas/miner';
 import type { DB } from '../../db/kysely';
-import { counterItems, countersOf, faultCounts, faultsOf, iso, minerWhere, statusCondition, topFaultsOf } from './miner-sql';
+import { bucketQualified, counterItems, countersOf, faultCounts, faultsOf, iso, minerWhere, statusCondition, topFaultsOf } from './miner-sql';
 import { DataStampCache, type Stamps, filterKey, hasOffShelf, stampCovers, stampsOf, stampsSql } from './miner-stamps';
-
-/** An hourly bucket (its sums) qualifies: online in every sample, average real ≥ 80 % of average ideal (ideal > 0). */
-function bucketQualified(samples: RawBuilder<unknown>, online: RawBuilder<unknown>, real: RawBuilder<unknown>, ideal: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`(${online} = ${samples} and ${ideal} > 0 and ${real} >= 0.8 * ${ideal})`;
-}
 
 /**
  * {real_sum, samples} of the miner's (miners row, before the update) whole hours in the 23 hours before `hour`: its
@@ -61,11 +56,6 @@ export const STAT_HOUR_UPSERT = sql`
   stat_hour_temp_max = case when miners.stat_hour_at = excluded.stat_hour_at then greatest(miners.stat_hour_temp_max, excluded.stat_hour_temp_max) else excluded.stat_hour_temp_max end,
   stat_hour_at = excluded.stat_hour_at`;
 
-/** The miner (alias m) is 8-hour qualified: its latest bucket is in the last 8 hours and qualifies, no earlier one there failed. */
-const QUALIFIED_8H = sql`m.online and m.stat_hour_at >= date_trunc('hour', now()) - interval '7 hours'
-  and ${bucketQualified(sql`m.stat_hour_samples`, sql`m.stat_hour_online`, sql`m.stat_hour_real_sum`, sql`m.stat_hour_ideal_sum`)}
-  and (m.stat_unqualified_hour_at is null or m.stat_unqualified_hour_at < date_trunc('hour', now()) - interval '7 hours')`;
-
 /**
  * A farm's counters are kept per filter (GET /api/miner/stat: every console on the miner list asks them with the list,
  * again every minute and on every filter change, and counting them reads every miner of the farm — ~120 ms alone at
@@ -91,7 +81,7 @@ async function countStat(db: DB, agentKey: string, filter: MinerFilter, offShelf
   const { rows } = await sql<Record<string, number> & { stamp: string; identity_stamp: string }>`
     select s.*, c.* from (select ${stampsSql(agentKey)}) s, (
       select count(*)::int as total, ${sql.join(counterItems())},
-        count(*) filter (where ${QUALIFIED_8H})::int as qualified8h
+        count(*) filter (where ${statusCondition('qualified8h')})::int as qualified8h
       from miners m where ${minerWhere(agentKey, filter, offShelf)}
     ) c
   `.execute(db);

@@ -53,7 +53,7 @@ export function CountersCard({ stat, pending, error, onRetry }: { stat: Dashboar
                 {STATES.map((s) => (
                   <Counter key={s} label={label('status', s)} value={stat[s]} color={COLOR[s]} to={`/device/miner?status=${s}`} testId={`dashboard-count-${s}`} />
                 ))}
-                <Counter label={t('counters.offline24h')} value={stat.offline24h} testId="dashboard-count-offline24h" />
+                <Counter label={t('counters.offline24h')} value={stat.offline24h} to="/device/miner?status=offline24h" testId="dashboard-count-offline24h" />
               </SimpleGrid>
               <Text size="sm" fw={500} mt="md" mb="xs">
                 {t('counters.faults')}

@@ -54,6 +54,17 @@ describe('miner counters', () => {
     expect(click({ faultType: 'high-temperature' }, 'miner-counter-offline')).toEqual({ status: 'offline' });
   });
 
+  it('lists the miners 8-hour qualified and offline over 24 hours count', () => {
+    expect(click({ faultType: 'missing-chip', model: 'S19' }, 'miner-counter-qualified8h')).toEqual({ status: 'qualified8h', model: 'S19' });
+    cleanup();
+    expect(click({ status: 'online' }, 'miner-counter-offline24h')).toEqual({ status: 'offline24h' });
+    cleanup();
+    expect(click({ status: 'offline24h' }, 'miner-counter-offline24h')).toEqual({});
+    cleanup();
+    render(withProviders(i18n, <MinerCounters stat={STAT} loading={false} error={false} filter={{ status: 'offline24h' }} onFilter={() => undefined} />));
+    expect(screen.getByTestId('miner-counter-offline24h').getAttribute('aria-pressed')).toBe('true');
+  });
+
   it('turns a counter off with a second click', () => {
     expect(click({ status: 'offline', model: 'S19' }, 'miner-counter-offline')).toEqual({ model: 'S19' });
     cleanup();

@@ -1,11 +1,11 @@
 /**
  * The counter strip above the list (/api/miner/stat): states, fault labels, 8-hour qualified and offline
- * over 24 hours. A state or fault counter is a button that filters the list by it (again to clear).
+ * over 24 hours. Each counter is a button that filters the list by what it counts (again to clear).
  */
 import { Group, Paper, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@shared/format/number';
-import { MINER_FAULT_LABELS, type MinerStatus } from '@shared/miner-labels';
+import { MINER_FAULT_LABELS, type MinerFilterStatus, type MinerStatus } from '@shared/miner-labels';
 import type { MinerFilter, MinerStat } from '@shared/schemas/miner';
 import type { FaultLabel } from '@shared/schemas/miner-snapshot';
 import type { MinerFilterUpdate } from '../lib/miner-filter';
@@ -71,7 +71,7 @@ export function MinerCounters({ stat, loading, error, filter, onFilter }: MinerC
   }
   // A counter shows the miners it counts: the counts leave the state and fault filters out, so a click sets one of them
   // and clears the other ("High temperature 1" while "Low power" was on listed no miner at all).
-  const toggleStatus = (s: MinerStatus) => onFilter((f) => (f.status === s ? { ...f, status: undefined } : { ...f, status: s, faultType: undefined }));
+  const toggleStatus = (s: MinerFilterStatus) => onFilter((f) => (f.status === s ? { ...f, status: undefined } : { ...f, status: s, faultType: undefined }));
   const toggleFault = (label: FaultLabel) => onFilter((f) => (f.faultType === label ? { ...f, faultType: undefined } : { ...f, faultType: label, status: undefined }));
   return (
     <ScrollArea type="auto" offsetScrollbars scrollbarSize={6} data-testid="miner-counters">
@@ -80,8 +80,8 @@ export function MinerCounters({ stat, loading, error, filter, onFilter }: MinerC
         {STATUS_ORDER.map((s) => (
           <Counter key={s} testId={`miner-counter-${s}`} label={label('status', s)} value={stat[s]} color={STATUS_COLORS[s]} active={filter.status === s} onClick={() => toggleStatus(s)} />
         ))}
-        <Counter testId="miner-counter-qualified8h" label={t('counters.qualified8h')} value={stat.qualified8h} color="teal" />
-        <Counter testId="miner-counter-offline24h" label={t('counters.offline24h')} value={stat.offline24h} color="gray" />
+        <Counter testId="miner-counter-qualified8h" label={t('counters.qualified8h')} value={stat.qualified8h} color="teal" active={filter.status === 'qualified8h'} onClick={() => toggleStatus('qualified8h')} />
+        <Counter testId="miner-counter-offline24h" label={t('counters.offline24h')} value={stat.offline24h} color="gray" active={filter.status === 'offline24h'} onClick={() => toggleStatus('offline24h')} />
         {MINER_FAULT_LABELS.map((f) => (
           <Counter key={f} testId={`miner-counter-fault-${f}`} label={label('faultType', f)} value={stat.faults[f]} color="red" active={filter.faultType === f} onClick={() => toggleFault(f)} />
         ))}

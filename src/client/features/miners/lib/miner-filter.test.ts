@@ -32,5 +32,9 @@ describe('miner list filter in the address', () => {
     const state = readListState(new URLSearchParams('customer=12&subArea=7&accident=power-failure&status=offline'));
     expect(state.filter).toEqual({ status: 'offline', customer: '12', subArea: '7', accident: 'power-failure' });
     expect(readListState(writeListState(state)).filter).toEqual(state.filter);
+    // The counts over time are statuses of the filter (the counters and the dashboard link to them).
+    expect(readListState(new URLSearchParams('status=offline24h')).filter).toEqual({ status: 'offline24h' });
+    expect(readListState(new URLSearchParams('status=qualified8h')).filter).toEqual({ status: 'qualified8h' });
+    expect(readListState(new URLSearchParams('status=bogus')).filter).toEqual({});
   });
 });

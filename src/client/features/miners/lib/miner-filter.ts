@@ -2,7 +2,7 @@
  * The list's filter, sort and paging live in the address (?status=offline&page=2…), so a reload, the back
  * button and a shared link keep them; a detail page links back to the same list.
  */
-import { MINER_NETWORKS, MINER_STATUSES, MINER_WORK_MODES, MINER_FAULT_LABELS } from '@shared/miner-labels';
+import { MINER_FAULT_LABELS, MINER_FILTER_STATUSES, MINER_NETWORKS, MINER_WORK_MODES } from '@shared/miner-labels';
 import { MINER_SORT_KEYS, type MinerFilter, type MinerSortKey } from '@shared/schemas/miner';
 import type { FaultLabel, WorkMode } from '@shared/schemas/miner-snapshot';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@client/components/data-table/data-table-types';
@@ -27,7 +27,7 @@ const oneOf = <T extends string>(values: readonly T[], v: string | null): T | un
 
 export function readListState(params: URLSearchParams): MinerListState {
   const filter: MinerFilter = {};
-  const status = oneOf(MINER_STATUSES, params.get('status'));
+  const status = oneOf(MINER_FILTER_STATUSES, params.get('status'));
   if (status) filter.status = status;
   const faultType = oneOf<FaultLabel>(MINER_FAULT_LABELS, params.get('faultType'));
   if (faultType) filter.faultType = faultType;
