@@ -260,6 +260,12 @@ describe('miner monitoring (read side)', () => {
       expect(ipsOf((await list({ firmware: '2024-07-11' })).list)).toEqual(dated);
       expect(ipsOf((await list({ firmware: '20240305.22.REL' })).list)).toEqual(expectIps((s) => s.firmwareVersion === '20240305.22.REL'));
       expect(ipsOf((await list({ pool: 'evil.POOL' })).list)).toEqual([minerIp(3)]);
+      // Hottest chip at least (the probe wall's count of hot miners).
+      const chipMax = (s: MinerSnapshot) => Math.max(-Infinity, ...s.boards.flatMap((b) => b.tempChip));
+      for (const from of ['90', '70.5']) {
+        expect(ipsOf((await list({ tempChipFrom: from, pageSize: '200' })).list), from).toEqual(expectIps((s) => chipMax(s) >= Number(from)));
+      }
+      expect((await list({ tempChipFrom: '90' })).total).toBeGreaterThan(0);
       expect((await list({ pool: 'pool-two' })).total).toBe(all.length);
       expect(ipsOf((await list({ workMode: 'sleep' })).list)).toEqual([minerIp(1)]);
       expect(ipsOf((await list({ network: 'offline' })).list)).toEqual(expectIps((s) => !s.online));
@@ -524,6 +530,8 @@ describe('miner monitoring (read side)', () => {
         { pageSize: '5000' },
         { workMode: 'turbo' },
         { network: 'maybe' },
+        { tempChipFrom: 'hot' },
+        { tempChipFrom: '999' },
       ];
       for (const q of bad) {
         const res = await admin.get('/api/miner/list', { agentKey: farmA.agentKey, ...q });

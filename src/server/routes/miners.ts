@@ -22,9 +22,9 @@ import { AppError } from '../errors';
 import { ok } from '../plugins/envelope';
 
 const FILTER_DOC =
-  'Filters (all optional, combined with AND): status (online | offline | qualified | unqualified | zeroHashrate | cannotStart | illegalPool | abnormalIdeal | sleeping | lowPower), ' +
+  'Filters (all optional, combined with AND): status (online | offline | qualified | unqualified | zeroHashrate | cannotStart | illegalPool | abnormalIdeal | sleeping | lowPower, or a count over time: qualified8h | offline24h), ' +
   'faultType (fault label), model, firmware (compile date YYYYMMDD or YYYY-MM-DD, or a firmware version, as /api/options/firmwareVersion gives), ' +
-  'pool (part of any pool URL, case-insensitive), workMode, network (online | offline), keyword (IP prefix or part of the SN). ' +
+  'pool (part of any pool URL, case-insensitive), workMode, network (online | offline), keyword (IP prefix or part of the SN), tempChipFrom (°C, -50 to 200: the hottest chip reads at least this). ' +
   'customer (id from /api/options/customer, or the name), subArea (id from /api/options/area: the area and the areas under it, by their IP segments), ' +
   'accident (a type of /api/options/accidentList, or an older free-text mark as written); ' +
   'shelf is accepted for the shelves feature and narrows nothing yet.';

@@ -96,6 +96,8 @@ export const MinerFilterQuery = z.object({
   accident: text(100),
   /** Accepted for the shelves issue; narrows nothing until miners are placed on shelves. */
   shelf: text(100),
+  /** Hottest chip at least this many °C (the probe wall counts its hot miners with it). */
+  tempChipFrom: optional(z.coerce.number().min(-50).max(200)),
 });
 export type MinerFilterQuery = z.infer<typeof MinerFilterQuery>;
 export type MinerFilter = Omit<MinerFilterQuery, 'agentKey'>;

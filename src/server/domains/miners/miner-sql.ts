@@ -128,6 +128,7 @@ export function minerWhere(agentKey: string, f: MinerFilter, offShelf = false): 
     // The sub-area (id from /api/options/area) and everything under it, through the IP segments of its leaves.
     conds.push(/^\d{1,9}$/.test(f.subArea) ? subAreaMinerFilter(Number(f.subArea), 'm') : sql`false`);
   }
+  if (f.tempChipFrom !== undefined) conds.push(sql`m.sync_temp_chip_max >= ${f.tempChipFrom}`);
   if (f.keyword) {
     const k = likeEscape(f.keyword);
     conds.push(sql`(m.ip like ${`${k}%`} or m.sn ilike ${`%${k}%`})`);

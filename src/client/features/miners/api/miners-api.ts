@@ -43,7 +43,8 @@ export const minerKeys = {
 };
 
 function filterParams(filter: MinerFilter): Record<string, string | undefined> {
-  return { ...filter };
+  const { tempChipFrom, ...texts } = filter;
+  return { ...texts, tempChipFrom: tempChipFrom === undefined ? undefined : String(tempChipFrom) };
 }
 
 export function getMinerPage(agentKey: string, p: MinerListParams, signal?: AbortSignal): Promise<Page<MinerRow>> {

@@ -21,9 +21,16 @@ afterEach(() => {
 const row = (ip: string, tempChipMax: number) => ({ ip, online: true, tempChipMax }) as MinerRow;
 
 describe('probe wall', () => {
-  it('states the hot threshold in the unit chosen', async () => {
+  it("states the farm's hot miners and the threshold in the unit chosen", async () => {
     const list = [row('10.0.0.1', 92), row('10.0.0.2', 86), row('10.0.0.3', 70)];
-    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 0, msg: 'success', data: { list, total: list.length } })));
+    const asked: URL[] = [];
+    // The page's rows, and the farm's count of hot miners (more than the page holds: page 1 shows at most 240).
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      const url = new URL(String(input instanceof Request ? input.url : input), 'http://console');
+      asked.push(url);
+      const hot = url.searchParams.get('tempChipFrom') !== null;
+      return new Response(JSON.stringify({ code: 0, msg: 'success', data: hot ? { list: list.slice(0, 1), total: 412 } : { list, total: 5000 } }));
+    });
     setAgentKey('north-hall');
     render(
       withProviders(
@@ -34,10 +41,13 @@ describe('probe wall', () => {
       ),
     );
     const hot = await screen.findByTestId('probes-hot');
-    expect(hot.textContent).toBe('2 at 85 °C or more');
+    await waitFor(() => expect(hot.textContent).toBe('412 at 85 °C or more'));
+    const count = asked.find((u) => u.searchParams.get('tempChipFrom') === '85');
+    expect(count?.searchParams.get('status')).toBe('online');
+    expect(count?.searchParams.get('pageSize')).toBe('1');
     fireEvent.click(screen.getByText('°F'));
-    await waitFor(() => expect(hot.textContent).toBe('2 at 185 °F or more'));
+    await waitFor(() => expect(hot.textContent).toBe('412 at 185 °F or more'));
     fireEvent.click(screen.getByText('K'));
-    await waitFor(() => expect(hot.textContent).toBe('2 at 358.1 K or more'));
+    await waitFor(() => expect(hot.textContent).toBe('412 at 358.1 K or more'));
   });
 });

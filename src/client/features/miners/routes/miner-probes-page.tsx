@@ -3,7 +3,8 @@
  * screen or a phone: every online miner as a tile with its hottest chip reading, hottest first, coloured by band
  * (below 80, 80–85, 85–90, 90 °C and above), in °C, °F or K (spec 3 §9 units; the choice is remembered). Paged in
  * the database (the miner list sorted by highest chip temperature), refreshed every 60 s; a tile opens the
- * miner's detail. The decision that this is what the route shows is recorded in the README.
+ * miner's detail. The hot badge counts the farm's miners at 85 °C and above (the list's tempChipFrom), on any page.
+ * The decision that this is what the route shows is recorded in the README.
  */
 import { useEffect, useState } from 'react';
 import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -37,7 +38,9 @@ export function MinerProbesPage() {
   const list = useMinerList(agentKey, { filter: { status: 'online' }, page, pageSize: PAGE_SIZE, sort: 'tempChipMax', order: 'desc' });
   const rows = list.data?.list ?? [];
   const total = list.data?.total ?? 0;
-  const hot = rows.filter((m) => tempBand(m.tempChipMax) === 'critical' || tempBand(m.tempChipMax) === 'hot').length;
+  // The farm's hot miners, not the page's: its total (page 2 of a hot farm counted none; page 1 at most 240).
+  const hotList = useMinerList(agentKey, { filter: { status: 'online', tempChipFrom: HOT_FROM_C }, page: 1, pageSize: 1, sort: 'tempChipMax', order: 'desc' });
+  const hot = hotList.data?.total ?? rows.filter((m) => tempBand(m.tempChipMax) === 'critical' || tempBand(m.tempChipMax) === 'hot').length;
 
   let body;
   if (!agentKey) {
