@@ -218,13 +218,15 @@ const SYNC_AT_FIRST = sql`x."takenAt" - (abs(hashtext(x.ip)) % ${sql.lit(SYNC_RE
  * labels, work mode, ideal hashrate, or a jump of the 5-second hashrate by more than a tenth of the ideal since the
  * previous reading (a reading's noise is a few per cent) — or the stored one's sync is due again. An SN set by hand
  * (sn_override) stays the miner's SN whatever the agent reports (migration 202611230120): the reported one is no change,
- * nor is its "empty-sn" label, which the row does not keep (migration 202611230530).
+ * nor is its "empty-sn" label, which the row does not keep (migration 202611230530), nor its "duplicate-sn" label, which
+ * the row keeps only while another miner has the hand-set SN (migration 202611230540; `excluded` went through that check
+ * with the reported SN, the row goes through it with the hand-set one).
  */
 const SYNC_DUE = sql`(miners.sn is distinct from coalesce(miners.sn_override, excluded.sn) or miners.mac is distinct from excluded.mac or miners.make is distinct from excluded.make
   or miners.model is distinct from excluded.model or miners.firmware_version is distinct from excluded.firmware_version
   or miners.online is distinct from excluded.online or miners.state is distinct from excluded.state
   or (miners.fault_labels is distinct from excluded.fault_labels
-      and not (miners.sn_override <> '' and miners.fault_labels = array_remove(excluded.fault_labels, 'empty-sn')))
+      and not (miners.sn_override <> '' and array_remove(miners.fault_labels, 'duplicate-sn') = array_remove(array_remove(excluded.fault_labels, 'empty-sn'), 'duplicate-sn')))
   or miners.work_mode is distinct from excluded.work_mode
   or miners.ideal is distinct from excluded.ideal
   or abs(coalesce(excluded.rt5s, 0) - coalesce(miners.rt5s, 0)) > 0.1 * greatest(coalesce(excluded.ideal, 0), coalesce(miners.rt5s, 0), 1)
