@@ -260,6 +260,9 @@ describe('miner list at 360 px', () => {
     const sortButtons = await page.locator('thead th[data-column-key] button').all();
     expect(sortButtons.length).toBeGreaterThan(3);
     for (const button of sortButtons) await min(button, `sort ${await button.innerText()}`);
+    // A finger's grip to resize a column: 16 px at the header's edge (9 px with a mouse).
+    const grip = page.locator('[data-testid^="data-table-resizer-"]').first();
+    expect((await grip.boundingBox())!.width, 'resize grip').toBeGreaterThanOrEqual(16);
     await min(page.getByTestId('data-table-check-all-cell'), 'select-all cell');
     for (const control of await page.getByTestId('data-table-pagination').locator('button:visible, select').all()) await min(control, 'pagination');
     // Rows stay 40 px; the whole checkbox cell is the target: a tap in its corner (off the 16 px box) ticks the row
@@ -294,6 +297,16 @@ describe('miner list at 360 px', () => {
       });
       expect(fit).toEqual({ inside: true, whole: true });
       for (const arrow of await page.getByTestId('column-picker').getByRole('button', { name: /Move|Переместить/ }).all()) await min(arrow, 'picker arrow');
+      // A column's whole line toggles it: its label is as tall as the arrows beside it (it was the 20 px of its text).
+      const snLabel = page.getByTestId('column-picker-item-sn').locator('label').last();
+      expect((await snLabel.boundingBox())!.height, 'picker label').toBeGreaterThanOrEqual(32);
+      const snBox = page.getByTestId('column-picker-item-sn').getByRole('checkbox');
+      const shown = await snBox.isChecked();
+      const labelBox = (await snLabel.boundingBox())!;
+      await page.touchscreen.tap(labelBox.x + labelBox.width - 4, labelBox.y + labelBox.height - 3);
+      await expect.poll(() => snBox.isChecked()).toBe(!shown);
+      await page.touchscreen.tap(labelBox.x + labelBox.width - 4, labelBox.y + labelBox.height - 3);
+      await expect.poll(() => snBox.isChecked()).toBe(shown);
       await page.keyboard.press('Escape');
     }
     await page.evaluate(() => localStorage.setItem('hf.locale', 'en-US'));

@@ -150,7 +150,8 @@ export function ColumnPicker<Row>({ columns, hiddenKeys, onMove, onToggle, onRes
                   <IconGripVertical size={16} className={classes.pickerGrip} aria-hidden="true" />
                   <Checkbox
                     className={classes.pickerCheckbox}
-                    size="sm"
+                    classNames={{ body: classes.pickerCheckboxBody, label: classes.pickerCheckboxLabel }}
+                    size={phone ? 'md' : 'sm'}
                     label={column.title}
                     aria-label={label}
                     checked={visible}
