@@ -24,7 +24,7 @@ import { ok } from '../plugins/envelope';
 const FILTER_DOC =
   'Filters (all optional, combined with AND): status (online | offline | qualified | unqualified | zeroHashrate | cannotStart | illegalPool | abnormalIdeal | sleeping | lowPower, or a count over time: qualified8h | offline24h), ' +
   'faultType (fault label), model, firmware (compile date YYYYMMDD or YYYY-MM-DD, or a firmware version, as /api/options/firmwareVersion gives), ' +
-  'pool (part of any pool URL, case-insensitive), workMode, network (online | offline), keyword (IP prefix or part of the SN), tempChipFrom (°C, -50 to 200: the hottest chip reads at least this). ' +
+  'pool (part of any pool URL, case-insensitive), workMode, network (online | offline), keyword (IP prefix or part of the SN), errorCode (a code the miner reports now, as /api/options/errorCode gives it), tempChipFrom (°C, -50 to 200: the hottest chip reads at least this). ' +
   'customer (id from /api/options/customer, or the name), subArea (id from /api/options/area: the area and the areas under it, by their IP segments), ' +
   'accident (a type of /api/options/accidentList, or an older free-text mark as written); ' +
   'shelf is accepted for the shelves feature and narrows nothing yet.';
@@ -231,11 +231,16 @@ export async function minerRoutes(fastify: FastifyInstance): Promise<void> {
   }
 
   for (const name of FARM_OPTION_NAMES) {
-    const what = { model: 'models', firmwareVersion: 'firmware (compile date YYYYMMDD where known, else the version string; text YYYY-MM-DD)', poolUrl: 'pool URLs' }[name];
+    const what = {
+      model: 'models',
+      firmwareVersion: 'firmware (compile date YYYYMMDD where known, else the version string; text YYYY-MM-DD)',
+      poolUrl: 'pool URLs',
+      errorCode: "error codes reported now (value the code, text the code and its message; the agent's own negative codes named in the request's language; lowest first)",
+    }[name];
     app.get(
       `/api/options/${name}`,
       { config, schema: { tags, description: `Distinct ${what} of the farm's miners: [{ text, value }].`, querystring: AgentKeyQuery } },
-      async (req) => ok(await farmMinerOptions(db, req.query.agentKey, name)),
+      async (req) => ok(await farmMinerOptions(db, req.query.agentKey, name, req.locale)),
     );
   }
 }

@@ -96,6 +96,8 @@ export const MinerFilterQuery = z.object({
   accident: text(100),
   /** Accepted for the shelves issue; narrows nothing until miners are placed on shelves. */
   shelf: text(100),
+  /** An error code the miner reports now (as /api/options/errorCode gives it: the firmware's code, or the agent's own, negative). */
+  errorCode: optional(z.string().trim().regex(/^-?\d{1,9}$/, 'validation.errorCode')),
   /** Hottest chip at least this many °C (the probe wall counts its hot miners with it). */
   tempChipFrom: optional(z.coerce.number().min(-50).max(200)),
 });
@@ -127,7 +129,7 @@ export const FarmSeriesQuery = z.object({
 });
 
 /** Names of the miner dropdowns served under /api/options/<name>. */
-export const MINER_OPTION_NAMES = ['status', 'faultType', 'model', 'firmwareVersion', 'poolUrl', 'workMode', 'network'] as const;
+export const MINER_OPTION_NAMES = ['status', 'faultType', 'model', 'firmwareVersion', 'poolUrl', 'workMode', 'network', 'errorCode'] as const;
 export type MinerOptionName = (typeof MINER_OPTION_NAMES)[number];
 
 /** One miner as the list shows it (spec 3 §3 Miner, the fields a snapshot can give). */

@@ -4,14 +4,15 @@
  */
 import { sql } from 'kysely';
 import { formatHashrate } from '@shared/format/hashrate';
-import { minerLabelOptions } from '@shared/miner-labels';
+import { minerLabel, minerLabelOptions } from '@shared/miner-labels';
 import type { Option } from '@shared/schemas/common';
 import type { MinerOptionName } from '@shared/schemas/miner';
 import type { Locale } from '@shared/validation';
 import type { DB } from '../../db/kysely';
+import { errorCodesSql } from './miner-sql';
 
 /** Dropdowns whose values depend on the farm (need agentKey). */
-export const FARM_OPTION_NAMES = ['model', 'firmwareVersion', 'poolUrl'] as const satisfies readonly MinerOptionName[];
+export const FARM_OPTION_NAMES = ['model', 'firmwareVersion', 'poolUrl', 'errorCode'] as const satisfies readonly MinerOptionName[];
 export type FarmOptionName = (typeof FARM_OPTION_NAMES)[number];
 export type FixedOptionName = Exclude<MinerOptionName, FarmOptionName>;
 
@@ -42,7 +43,8 @@ export async function specFarmOptions(db: DB, agentKey: string, name: SpecFarmOp
   return rows.map((r) => ({ text: formatHashrate(r.v), value: String(r.v) }));
 }
 
-export async function farmMinerOptions(db: DB, agentKey: string, name: FarmOptionName): Promise<Option[]> {
+export async function farmMinerOptions(db: DB, agentKey: string, name: FarmOptionName, locale: Locale): Promise<Option[]> {
+  if (name === 'errorCode') return errorCodeOptions(db, agentKey, locale);
   if (name === 'model') {
     const { rows } = await sql<{ v: string }>`select distinct m.model as v from miners m where m.agent_key = ${agentKey} and m.model <> '' order by 1`.execute(db);
     return rows.map((r) => ({ text: r.v, value: r.v }));
@@ -61,4 +63,23 @@ export async function farmMinerOptions(db: DB, agentKey: string, name: FarmOptio
     where m.agent_key = ${agentKey} and coalesce(p ->> 'url', '') <> '' order by 1
   `.execute(db);
   return rows.map((r) => ({ text: r.v, value: r.v }));
+}
+
+/**
+ * The error codes the farm's miners report now (the list's errorCode filter takes the value): text "code message",
+ * with the message most of its miners give (firmwares word the same code differently), the agent's own codes
+ * (negative: login refused, writes refused) named in the request's language; lowest code first.
+ */
+async function errorCodeOptions(db: DB, agentKey: string, locale: Locale): Promise<Option[]> {
+  const { rows } = await sql<{ code: string; message: string | null }>`
+    select e ->> 'code' as code, mode() within group (order by e ->> 'message') as message
+    from miners m, json_array_elements(${errorCodesSql()}) e
+    where m.agent_key = ${agentKey} and (e ->> 'code') ~ '^-?[0-9]{1,9}$'
+    group by 1 order by (e ->> 'code')::int
+  `.execute(db);
+  return rows.map((r) => {
+    const named = minerLabel(locale, 'agentError', r.code);
+    const message = named !== r.code ? named : (r.message ?? '').trim();
+    return { text: message ? `${r.code} ${message}` : r.code, value: r.code };
+  });
 }

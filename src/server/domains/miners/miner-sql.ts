@@ -128,6 +128,7 @@ export function minerWhere(agentKey: string, f: MinerFilter, offShelf = false): 
     // The sub-area (id from /api/options/area) and everything under it, through the IP segments of its leaves.
     conds.push(/^\d{1,9}$/.test(f.subArea) ? subAreaMinerFilter(Number(f.subArea), 'm') : sql`false`);
   }
+  if (f.errorCode !== undefined) conds.push(sql`exists (select 1 from json_array_elements(${errorCodesSql()}) e where e ->> 'code' = ${f.errorCode})`);
   if (f.tempChipFrom !== undefined) conds.push(sql`m.sync_temp_chip_max >= ${f.tempChipFrom}`);
   if (f.keyword) {
     const k = likeEscape(f.keyword);
@@ -458,6 +459,11 @@ const LIST_FIGURE_KEYS = [
 /** The element of miners.list_figures (a JSON array in LIST_FIGURE_KEYS order) holding a figure, as SQL (json, or null for rows without list figures). */
 export function listFigureSql(key: (typeof LIST_FIGURE_KEYS)[number]): RawBuilder<unknown> {
   return sql`(m.list_figures::json -> ${sql.lit(LIST_FIGURE_KEYS.indexOf(key))})`;
+}
+
+/** The error codes of the miner's reading ([{ code, message }]): from its list figures (a few hundred bytes), else its snapshot. */
+export function errorCodesSql(): RawBuilder<unknown> {
+  return sql`coalesce(${listFigureSql('errorCodes')}, m.snapshot -> 'errorCodes')`;
 }
 
 /** What the ingest stores in miners.list_figures for a reading: its list figures as a JSON array in LIST_FIGURE_KEYS order (`figures`: its snapshotFigures, when already made). */

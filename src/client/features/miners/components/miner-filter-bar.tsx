@@ -12,7 +12,7 @@ import { type DropdownName, useMinerOptions } from '../api/miners-api';
 import { type MinerFilterUpdate, activeFilterCount } from '../lib/miner-filter';
 import { usePhone } from '@client/lib/use-phone';
 
-type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea' | 'accident';
+type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea' | 'accident' | 'errorCode';
 
 const SELECTS: { key: SelectKey; option: DropdownName }[] = [
   { key: 'status', option: 'status' },
@@ -25,6 +25,7 @@ const SELECTS: { key: SelectKey; option: DropdownName }[] = [
   { key: 'customer', option: 'customer' },
   { key: 'subArea', option: 'area' },
   { key: 'accident', option: 'accidentList' },
+  { key: 'errorCode', option: 'errorCode' },
 ];
 
 function FilterSelect({ agentKey, name, option, value, onChange, size }: { agentKey: string; name: SelectKey; option: DropdownName; value: string | undefined; onChange: (v: string | undefined) => void; size: 'xs' | 'sm' }) {

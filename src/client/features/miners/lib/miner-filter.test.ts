@@ -36,5 +36,9 @@ describe('miner list filter in the address', () => {
     expect(readListState(new URLSearchParams('status=offline24h')).filter).toEqual({ status: 'offline24h' });
     expect(readListState(new URLSearchParams('status=qualified8h')).filter).toEqual({ status: 'qualified8h' });
     expect(readListState(new URLSearchParams('status=bogus')).filter).toEqual({});
+    // An error code from the errorCode dropdown; a value that is not a code is dropped.
+    expect(readListState(new URLSearchParams('errorCode=2010')).filter).toEqual({ errorCode: '2010' });
+    expect(readListState(new URLSearchParams('errorCode=-401')).filter).toEqual({ errorCode: '-401' });
+    expect(readListState(new URLSearchParams('errorCode=x1')).filter).toEqual({});
   });
 });

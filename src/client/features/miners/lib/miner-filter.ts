@@ -21,7 +21,7 @@ export interface MinerListState {
   order?: 'asc' | 'desc';
 }
 
-const TEXT_KEYS = ['model', 'firmware', 'pool', 'keyword', 'customer', 'subArea', 'accident'] as const;
+const TEXT_KEYS = ['model', 'firmware', 'pool', 'keyword', 'customer', 'subArea', 'accident', 'errorCode'] as const;
 
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined => (v !== null && (values as readonly string[]).includes(v) ? (v as T) : undefined);
 
@@ -37,7 +37,8 @@ export function readListState(params: URLSearchParams): MinerListState {
   if (network) filter.network = network;
   for (const k of TEXT_KEYS) {
     const v = params.get(k)?.trim();
-    if (v) filter[k] = v;
+    // An error code is a number (the server refuses anything else): a mangled link drops it rather than failing the list.
+    if (v && (k !== 'errorCode' || /^-?\d{1,9}$/.test(v))) filter[k] = v;
   }
   const page = Math.max(1, Math.floor(Number(params.get('page')) || 1));
   const size = Number(params.get('pageSize'));
