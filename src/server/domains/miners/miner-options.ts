@@ -9,7 +9,7 @@ import type { Option } from '@shared/schemas/common';
 import type { MinerOptionName } from '@shared/schemas/miner';
 import type { Locale } from '@shared/validation';
 import type { DB } from '../../db/kysely';
-import { errorCodesSql } from './miner-sql';
+import { MAY_HAVE_ERROR_CODES, errorCodesSql } from './miner-sql';
 
 /** Dropdowns whose values depend on the farm (need agentKey). */
 export const FARM_OPTION_NAMES = ['model', 'firmwareVersion', 'poolUrl', 'errorCode'] as const satisfies readonly MinerOptionName[];
@@ -74,7 +74,7 @@ async function errorCodeOptions(db: DB, agentKey: string, locale: Locale): Promi
   const { rows } = await sql<{ code: string; message: string | null }>`
     select e ->> 'code' as code, mode() within group (order by e ->> 'message') as message
     from miners m, json_array_elements(${errorCodesSql()}) e
-    where m.agent_key = ${agentKey} and (e ->> 'code') ~ '^-?[0-9]{1,9}$'
+    where m.agent_key = ${agentKey} and ${MAY_HAVE_ERROR_CODES} and (e ->> 'code') ~ '^-?[0-9]{1,9}$'
     group by 1 order by (e ->> 'code')::int
   `.execute(db);
   return rows.map((r) => {

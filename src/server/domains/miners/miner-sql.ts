@@ -128,7 +128,7 @@ export function minerWhere(agentKey: string, f: MinerFilter, offShelf = false): 
     // The sub-area (id from /api/options/area) and everything under it, through the IP segments of its leaves.
     conds.push(/^\d{1,9}$/.test(f.subArea) ? subAreaMinerFilter(Number(f.subArea), 'm') : sql`false`);
   }
-  if (f.errorCode !== undefined) conds.push(sql`exists (select 1 from json_array_elements(${errorCodesSql()}) e where e ->> 'code' = ${f.errorCode})`);
+  if (f.errorCode !== undefined) conds.push(sql`${MAY_HAVE_ERROR_CODES} and exists (select 1 from json_array_elements(${errorCodesSql()}) e where e ->> 'code' = ${f.errorCode})`);
   if (f.tempChipFrom !== undefined) conds.push(sql`m.sync_temp_chip_max >= ${f.tempChipFrom}`);
   if (f.keyword) {
     const k = likeEscape(f.keyword);
@@ -460,6 +460,12 @@ const LIST_FIGURE_KEYS = [
 export function listFigureSql(key: (typeof LIST_FIGURE_KEYS)[number]): RawBuilder<unknown> {
   return sql`(m.list_figures::json -> ${sql.lit(LIST_FIGURE_KEYS.indexOf(key))})`;
 }
+
+/**
+ * The miner's reading may carry error codes: its list figures hold an object with a code, or there are none (read
+ * from the snapshot then). A text search is much cheaper than parsing the JSON, and most miners report no code.
+ */
+export const MAY_HAVE_ERROR_CODES = sql`(m.list_figures is null or strpos(m.list_figures, '"code":') > 0)`;
 
 /** The error codes of the miner's reading ([{ code, message }]): from its list figures (a few hundred bytes), else its snapshot. */
 export function errorCodesSql(): RawBuilder<unknown> {
