@@ -27,6 +27,10 @@ export type MinerReading = Omit<MinerSnapshot, 'online' | 'missedPolls' | 'state
 export const AGENT_ERROR = {
   authFailed: { code: AGENT_ERROR_CODES.authFailed, message: 'auth-failed: configured web credentials were rejected' },
   writeDisabled: { code: AGENT_ERROR_CODES.writeDisabled, message: "write API disabled (can't access write cmd)" },
+  noAnswer: { code: AGENT_ERROR_CODES.noAnswer, message: 'offline: no answer in time' },
+  refused: { code: AGENT_ERROR_CODES.refused, message: 'offline: connection refused' },
+  dropped: { code: AGENT_ERROR_CODES.dropped, message: 'offline: connection closed before a reply' },
+  unreachable: { code: AGENT_ERROR_CODES.unreachable, message: 'offline: host unreachable' },
 } as const;
 
 /** Long-lived per-miner state kept by the agent between cycles. */

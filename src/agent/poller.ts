@@ -1,4 +1,4 @@
-import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import type { MinerErrorCode, MinerSnapshot } from '@shared/schemas/miner-snapshot';
 import { lookupModel } from './catalogue';
 import { forEachLimit } from './concurrency';
 import { antminerStockDriver } from './families/antminer-stock';
@@ -7,6 +7,7 @@ import { luxosDriver } from './families/luxos';
 import { vnishDriver } from './families/vnish';
 import { whatsminerDriver } from './families/whatsminer';
 import { detailDue, type DriverEnv, type FamilyDriver, type IdentifiedMiner, type MinerHandle, type MinerReading } from './miner-types';
+import { offlineReason, withOfflineReason } from './offline-reason';
 import type { PackedSnapshots } from './packed-snapshots';
 import { SnapshotTexts } from './snapshot-texts';
 import { computeFaultLabels, computeFlags, markDuplicateSns } from './state-flags';
@@ -56,6 +57,8 @@ interface MinerState {
   atStart: number;
   atEnd: number;
   lastError?: string;
+  /** Why the last poll failed, as the agent's error code (offline-reason.ts); null: the miner answered something. */
+  lastReason?: MinerErrorCode | null;
   /** elapsed seconds and identity (model, firmware, compile time) of the last good reading: a reboot or swap shows in them */
   elapsed?: number;
   idModel?: string;
@@ -269,6 +272,7 @@ export class Poller {
         st.handle.cycle++;
         st.missed = 0;
         st.lastError = undefined;
+        st.lastReason = undefined;
         const snap = this.toSnapshot(reading, nowIso(), o.poolWhitelist, st.handle.id.reportedModel);
         if (stage && snap.sn !== '' && this.lastDups.has(snap.sn)) snap.faultLabels.push('duplicate-sn');
         const text = JSON.stringify(snap);
@@ -280,6 +284,7 @@ export class Poller {
         return { st, snap, text, detailRead: due };
       } catch (e) {
         st.lastError = e instanceof Error ? e.message : String(e);
+        st.lastReason = offlineReason(e);
       }
     }
     st.handle.cycle++;
@@ -290,13 +295,16 @@ export class Poller {
     const lastText = this.latestText(st);
     if (lastText) {
       const last = JSON.parse(lastText) as MinerSnapshot;
-      const snap: MinerSnapshot = { ...last, online, missedPolls: st.missed, state: online ? last.state : offlineFlags() };
+      // Offline: the last reading says why its poll failed now (while it is only missing, it stays as it was).
+      const errorCodes = online ? last.errorCodes : withOfflineReason(last.errorCodes ?? [], st.lastReason ?? null);
+      const snap: MinerSnapshot = { ...last, online, missedPolls: st.missed, state: online ? last.state : offlineFlags(), errorCodes };
       const text = JSON.stringify(snap);
       this.keepString(st, text);
       if (stage) this.addText(st, text, false);
       return { st, snap, text };
     }
     const blank = this.blankSnapshot(st.handle, online, st.missed, nowIso());
+    if (!online) blank.errorCodes = withOfflineReason(blank.errorCodes, st.lastReason ?? null);
     const text = JSON.stringify(blank);
     if (stage) this.addText(st, text, false);
     return { st, snap: blank, text };

@@ -120,7 +120,14 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     poolStatus: { alive: '正常', dead: '失效', unknown: '未知' },
     accident: { 'power-failure': '断电', 'network-failure': '网络故障', 'liquid-damage': '进水 / 液体损坏', 'physical-damage': '物理损坏', other: '其他' },
     repairStatus: { awaiting: '待维修', onsite: '现场维修', outsourced: '外发维修', pendingShelf: '修好待上架', scrapped: '报废' },
-    agentError: { '-401': '矿机拒绝了矿场的登录账号：请在“矿场设置 → 矿机登录账号”中添加它的密码', '-403': '矿机已关闭 API 写入（can\'t access write cmd）' },
+    agentError: {
+      '-401': '矿机拒绝了矿场的登录账号：请在“矿场设置 → 矿机登录账号”中添加它的密码',
+      '-403': '矿机已关闭 API 写入（can\'t access write cmd）',
+      '-110': '离线：无应答（断电，或网线、交换机故障）',
+      '-111': '离线：连接被拒绝（重启中、API 已关闭，或该地址是其他设备）',
+      '-104': '离线：连接在应答前断开（矿机程序卡死或正在重启）',
+      '-113': '离线：主机不可达（网络中找不到该地址）',
+    },
   },
   'en-US': {
     status: {
@@ -151,7 +158,14 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     poolStatus: { alive: 'Alive', dead: 'Dead', unknown: 'Unknown' },
     accident: { 'power-failure': 'Power failure', 'network-failure': 'Network failure', 'liquid-damage': 'Liquid damage', 'physical-damage': 'Physical damage', other: 'Other' },
     repairStatus: { awaiting: 'Awaiting repair', onsite: 'Onsite repair', outsourced: 'Outsourced repair', pendingShelf: 'Repaired, pending shelf', scrapped: 'Scrapped' },
-    agentError: { '-401': "The miner refused the farm's logins: add its password under Farm settings → Miner logins", '-403': "The miner's API refuses write commands (can't access write cmd)" },
+    agentError: {
+      '-401': "The miner refused the farm's logins: add its password under Farm settings → Miner logins",
+      '-403': "The miner's API refuses write commands (can't access write cmd)",
+      '-110': 'Offline: no answer (powered off, or a cable or switch is down)',
+      '-111': 'Offline: connection refused (rebooting, API turned off, or another device at this address)',
+      '-104': 'Offline: connection closed before a reply (miner software hung or restarting)',
+      '-113': 'Offline: host unreachable (the network finds no such address)',
+    },
   },
   ru: {
     status: {
@@ -182,7 +196,14 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     poolStatus: { alive: 'Работает', dead: 'Не работает', unknown: 'Неизвестно' },
     accident: { 'power-failure': 'Отключение питания', 'network-failure': 'Сбой сети', 'liquid-damage': 'Повреждение жидкостью', 'physical-damage': 'Механическое повреждение', other: 'Другое' },
     repairStatus: { awaiting: 'Ожидает ремонта', onsite: 'Ремонт на месте', outsourced: 'Внешний ремонт', pendingShelf: 'Отремонтирован, ждёт полки', scrapped: 'Списан' },
-    agentError: { '-401': 'Майнер отклонил входы фермы: добавьте его пароль в «Настройки фермы → Входы на майнеры»', '-403': 'API майнера отклоняет команды записи (can\'t access write cmd)' },
+    agentError: {
+      '-401': 'Майнер отклонил входы фермы: добавьте его пароль в «Настройки фермы → Входы на майнеры»',
+      '-403': 'API майнера отклоняет команды записи (can\'t access write cmd)',
+      '-110': 'Не в сети: нет ответа (нет питания или неисправен кабель либо коммутатор)',
+      '-111': 'Не в сети: соединение отклонено (перезагрузка, API отключён или по этому адресу другое устройство)',
+      '-104': 'Не в сети: соединение закрыто до ответа (программа майнера зависла или перезапускается)',
+      '-113': 'Не в сети: узел недоступен (сеть не находит этот адрес)',
+    },
   },
 };
 

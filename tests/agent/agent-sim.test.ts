@@ -1,6 +1,8 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet, type SimMiner } from '@sim/fleet';
 import type { AgentTask, TaskMinerResult } from '@shared/schemas/agent-uplink';
+import { AGENT_ERROR_CODES } from '@shared/schemas/miner-snapshot';
 import { runTask, type ExecutorDeps } from '@agent/executor';
 import type { DriverEnv } from '@agent/miner-types';
 import { simDriverEnv } from '../support/sim-driver-env';
@@ -157,10 +159,32 @@ describe('states and faults', () => {
     expect([a?.missedPolls, b?.missedPolls, c?.missedPolls]).toEqual([1, 2, 3]);
     expect(a?.rt5s).toBeGreaterThan(0); // last good data repeated
     expect(c?.state.online).toBe(false);
+    // Offline, the repeated reading says why the poll failed (the simulator drops the connection); not while missing.
+    expect(b?.errorCodes.filter((e) => e.code < 0)).toEqual([]);
+    expect(c?.errorCodes.filter((e) => e.code < 0)).toEqual([{ code: AGENT_ERROR_CODES.dropped, message: expect.any(String) }]);
     m.injectFault('offline', false);
     const d = await poller.pollOne(m.ip, cycleOpts);
     expect(d?.online).toBe(true);
     expect(d?.missedPolls).toBe(0);
+    expect(d?.errorCodes.filter((e) => e.code < 0)).toEqual([]);
+  });
+
+  it('says why a miner never reached is offline: connection refused where nothing listens', async () => {
+    const m = stock();
+    await poller.pollOne(m.ip, cycleOpts);
+    const closed = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as AddressInfo;
+        srv.close(() => resolve(port));
+      });
+    });
+    // The same miner, known from a scan, polled on ports where nothing listens (its API off): no reading ever.
+    const p = new Poller({ ...env, ports: { ...env.ports, rpc: closed, web: closed } });
+    p.upsertMiners([poller.handle(m.ip)!.id]);
+    const polls = [];
+    for (let i = 0; i < 3; i++) polls.push(await p.pollOne(m.ip, cycleOpts));
+    expect(polls.map((s) => s?.online)).toEqual([true, true, false]);
+    expect(polls[2]?.errorCodes).toEqual([{ code: AGENT_ERROR_CODES.refused, message: expect.any(String) }]);
   });
 
   it('derives fault labels and state flags from what the miners report', async () => {

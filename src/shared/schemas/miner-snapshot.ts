@@ -79,8 +79,15 @@ export type MinerErrorCode = z.infer<typeof MinerErrorCode>;
  * Errors the agent reports itself in a reading's errorCodes, next to the firmware's (negative: never a firmware's code).
  * authFailed: the miner refused every login the agent has for its web pages or API (its readings then lack MAC, SN …);
  * writeDisabled: the miner's API refuses write commands.
+ * Why an offline miner's last poll failed (its reading, repeated while it is offline, carries one of these; negative
+ * Linux errno): noAnswer (-110, no answer in time: powered off, cable or switch down), refused (-111, the address
+ * answers but nothing listens on the miner's API: rebooting, API off, another device), dropped (-104, the connection
+ * was accepted and closed before a reply: the miner's software hung or restarting), unreachable (-113, the network
+ * says there is no such host).
  */
-export const AGENT_ERROR_CODES = { authFailed: -401, writeDisabled: -403 } as const;
+export const AGENT_ERROR_CODES = { authFailed: -401, writeDisabled: -403, noAnswer: -110, refused: -111, dropped: -104, unreachable: -113 } as const;
+/** The agent's codes of why an offline miner's poll failed. */
+export const OFFLINE_REASON_CODES: readonly number[] = [AGENT_ERROR_CODES.noAnswer, AGENT_ERROR_CODES.refused, AGENT_ERROR_CODES.dropped, AGENT_ERROR_CODES.unreachable];
 
 /**
  * State flags of spec 3 §4 (not mutually exclusive):

@@ -112,6 +112,14 @@ describe('fault analysis rules', () => {
     expect(codes(healthy(), { samples: 5, online: 1 })).toEqual(['healthy']);
   });
 
+  it("does not call the agent's reason for an offline miner a firmware error", () => {
+    const r = { ...healthy(), online: false, missedPolls: 3, state: { ...state, online: false, qualified: false } };
+    r.errorCodes = [{ code: 530, message: 'SM0 not found' }, { code: -110, message: 'offline: no answer in time' }];
+    const found = analyseMiner({ reading: r, day: { samples: 24, online: 24 } });
+    expect(found.map((f) => f.code)).toContain('offline');
+    expect(found.filter((f) => f.code === 'firmwareError').map((f) => f.params.code)).toEqual([530]);
+  });
+
   it('says a sleeping or low-power miner is so, without calling it faulty', () => {
     const sleep = healthy();
     sleep.workMode = 'sleep';

@@ -5,7 +5,7 @@
  * most serious first; "healthy" when nothing is found.
  */
 import type { FindingCode, FindingSeverity } from '@shared/schemas/fault-analysis';
-import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
+import { type MinerSnapshot, OFFLINE_REASON_CODES } from '@shared/schemas/miner-snapshot';
 
 export interface RawFinding {
   code: FindingCode;
@@ -93,7 +93,8 @@ export function analyseMiner({ reading: r, day }: AnalysisInput): RawFinding[] {
     const shares = p.accepted + p.rejected;
     if (shares >= REJECT_MIN_SHARES && p.rejected / shares > REJECT_SHARE) add('rejects', 'warning', { percent: pct(p.rejected, shares), pool: p.url });
   }
-  for (const e of r.errorCodes) add('firmwareError', 'warning', { code: e.code, message: e.message });
+  // Why an offline miner's poll failed is the agent's, not the firmware's: the offline finding above covers it.
+  for (const e of r.errorCodes) if (!OFFLINE_REASON_CODES.includes(e.code)) add('firmwareError', 'warning', { code: e.code, message: e.message });
 
   if (day && day.samples >= STABLE_MIN_SAMPLES && day.online / day.samples < STABLE_SHARE) add('unstable', 'warning', { percent: pct(day.online, day.samples) });
   if (r.online && r.elapsedSec < RESTARTED_SEC) add('restarted', 'info', { minutes: Math.max(1, Math.round(r.elapsedSec / 60)) });
