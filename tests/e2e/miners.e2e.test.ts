@@ -143,6 +143,19 @@ describe('miner list at 1440 px', () => {
     await rows(page).first().waitFor();
   });
 
+  it('filters by an error code the miners report, from its dropdown', async () => {
+    await page.getByTestId('miner-filter-errorCode').click();
+    // The farm's codes with their message (the faulty kind reports Antminer's health message with code 0).
+    await page.getByRole('option', { name: '0 chain 2 not found' }).click();
+    await page.waitForURL((u) => u.searchParams.get('errorCode') === '0');
+    await expect.poll(async () => (await rowIps(page)).sort()).toEqual(FAULTY.map(minerIp).sort());
+    await expect.poll(() => page.getByTestId('miner-counter-total-value').textContent()).toBe(String(FAULTY.length));
+    await page.getByTestId('miner-filters-reset').click();
+    await page.waitForURL((u) => !u.searchParams.has('errorCode'));
+    await expect.poll(() => page.getByTestId('miner-counter-total-value').textContent()).toBe('200');
+    await expect.poll(async () => (await rowIps(page))[0]).toBe(minerIp(0));
+  });
+
   it('asks for a selection before exporting', async () => {
     await page.getByTestId('miner-export').click();
     await page.getByTestId('miner-export-csv').click();
