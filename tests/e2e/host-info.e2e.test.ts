@@ -69,6 +69,11 @@ describe('NUC host info', () => {
       const memory = check.getByRole('row').filter({ hasText: 'Memory' });
       await memory.getByLabel('OK').waitFor();
       expect(await overflowX(page)).toBeLessThanOrEqual(0);
+      // The marks are in view inside the table's card: on a phone they were scrolled off its right edge.
+      const mark = await cpu.getByLabel('Below the recommendation').boundingBox();
+      const frame = await check.locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")]').boundingBox();
+      expect((mark?.x ?? Infinity) + (mark?.width ?? 0)).toBeLessThanOrEqual((frame?.x ?? 0) + (frame?.width ?? 0));
+      if (viewport === 'phone') expect((await page.getByTestId('host-detail-farms').boundingBox())?.height).toBeGreaterThanOrEqual(32);
 
       // The farm whose agent never reported: nothing made up.
       await page.goto('/agents/hostInfo/detail?agentKey=row-four');

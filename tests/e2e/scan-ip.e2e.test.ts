@@ -73,7 +73,15 @@ describe.each(['desktop', 'phone'] as ViewportName[])('scan IP ranges at %s', (v
   it('adds a range: the bad-IP message first, then saved', async () => {
     await page.getByTestId('scan-ip-new').click();
     await formDialog().waitFor();
-    if (viewport === 'phone') await expectFullWidth(page, 'scan-ip-form-dialog', width);
+    if (viewport === 'phone') {
+      await expectFullWidth(page, 'scan-ip-form-dialog', width);
+      // The close button is a tap of at least 32 px (Mantine's default is 28 px).
+      expect((await page.getByTestId('scan-ip-form-dialog').locator('.mantine-Modal-close').boundingBox())?.height).toBeGreaterThanOrEqual(32);
+    }
+    // One address: "1 address", not "1 addresses".
+    await formDialog().locator('[name="ipBegin"]').fill('192.168.1.1');
+    await formDialog().locator('[name="ipEnd"]').fill('192.168.1.1');
+    await formDialog().getByTestId('scan-ip-form-amount').getByText('1 address in this range').waitFor();
     await formDialog().locator('[name="ipBegin"]').fill('192.168.1.300');
     await formDialog().locator('[name="ipEnd"]').fill('192.168.1.254');
     await formDialog().getByRole('button', { name: 'Save' }).click();
@@ -91,11 +99,15 @@ describe.each(['desktop', 'phone'] as ViewportName[])('scan IP ranges at %s', (v
     await page.getByTestId('scan-ip-total').getByText('1 range · 254 addresses').waitFor();
     expect((await listRanges()).map((r) => [r.ipBegin, r.ipEnd, r.amount])).toEqual([['192.168.1.1', '192.168.1.254', 254]]);
     if (viewport === 'phone') {
-      // The whole range, its address count and remark fit on the screen (the end address and count were off it).
+      // The whole range, its number, address count and remark fit on the screen (the end address and count were off
+      // it), clear of the pinned actions column (the range column ran under it: "10.0.0.1 – 10.0.").
       const cell = row('192.168.1.254').getByTestId('scan-ip-range-cell');
-      expect(await cell.textContent()).toBe('192.168.1.1 – 192.168.1.254254 addresses · Row A');
+      expect(await cell.textContent()).toBe('192.168.1.1 – 192.168.1.254No. 1 · 254 addresses · Row A');
       const box = await cell.boundingBox();
       expect((box?.x ?? width) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+      const edit = await row('192.168.1.254').getByRole('button', { name: /^Edit/ }).boundingBox();
+      expect((box?.x ?? width) + (box?.width ?? 0)).toBeLessThanOrEqual(edit?.x ?? 0);
+      expect(await table().locator('th', { hasText: 'Actions' }).evaluate((th) => th.scrollWidth <= th.clientWidth)).toBe(true);
     }
   });
 

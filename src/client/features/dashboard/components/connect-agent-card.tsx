@@ -3,16 +3,19 @@ import { ActionIcon, Anchor, Card, Code, CopyButton, Group, List, Stack, Text, T
 import { IconCheck, IconCopy, IconPlugConnected } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '@client/lib/use-phone';
 
 function CopyValue({ value }: { value: string }) {
   const { t } = useTranslation('dashboard');
+  // A tap target of 34 px on a phone (22 px otherwise).
+  const phone = usePhone();
   return (
     <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
       <Code style={{ overflowWrap: 'anywhere' }}>{value}</Code>
       <CopyButton value={value}>
         {({ copied, copy }) => (
           <Tooltip label={copied ? t('copied') : t('copy')}>
-            <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={t('copy')} size="sm">
+            <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={t('copy')} size={phone ? 'lg' : 'sm'}>
               {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
             </ActionIcon>
           </Tooltip>
@@ -29,6 +32,12 @@ export interface ConnectAgentCardProps {
 
 export function ConnectAgentCard({ agentKey, canOpenSettings }: ConnectAgentCardProps) {
   const { t } = useTranslation('dashboard');
+  // On a phone each label goes above its value: beside a 110 px label the server address broke in two
+  // ("http://127.0.0.1" / ":8091") and the secret's hint was a narrow column.
+  const phone = usePhone();
+  const labelWidth = phone ? '100%' : 110;
+  const labelGap = phone ? 2 : 'xs';
+  const rowWrap = phone ? 'wrap' : 'nowrap';
   return (
     <Card withBorder padding="lg" data-testid="connect-agent-card">
       <Stack gap="sm">
@@ -53,16 +62,16 @@ export function ConnectAgentCard({ agentKey, canOpenSettings }: ConnectAgentCard
           <List.Item>
             <Text size="sm" fw={500}>{t('connect.step3')}</Text>
             <Stack gap={4} mt={4}>
-              <Group gap="xs" wrap="nowrap">
-                <Text size="xs" c="dimmed" w={110} style={{ flex: 'none' }}>{t('connect.server')}</Text>
+              <Group gap={labelGap} wrap={rowWrap}>
+                <Text size="xs" c="dimmed" w={labelWidth} style={{ flex: 'none' }}>{t('connect.server')}</Text>
                 <CopyValue value={window.location.origin} />
               </Group>
-              <Group gap="xs" wrap="nowrap">
-                <Text size="xs" c="dimmed" w={110} style={{ flex: 'none' }}>{t('connect.farmKey')}</Text>
+              <Group gap={labelGap} wrap={rowWrap}>
+                <Text size="xs" c="dimmed" w={labelWidth} style={{ flex: 'none' }}>{t('connect.farmKey')}</Text>
                 <CopyValue value={agentKey} />
               </Group>
-              <Group gap="xs" wrap="nowrap" align="flex-start">
-                <Text size="xs" c="dimmed" w={110} style={{ flex: 'none' }}>{t('connect.secret')}</Text>
+              <Group gap={labelGap} wrap={rowWrap} align="flex-start">
+                <Text size="xs" c="dimmed" w={labelWidth} style={{ flex: 'none' }}>{t('connect.secret')}</Text>
                 <Text size="xs">
                   {t('connect.secretHint')}{' '}
                   {canOpenSettings && (

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next, { type i18n as I18n } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
@@ -66,7 +67,8 @@ describe('FarmFormDialog', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('shows server field errors on the fields', async () => {
+  it('shows server field errors on the fields, once: not again in a notification', async () => {
+    const show = vi.spyOn(notifications, 'show');
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response(JSON.stringify({ code: 1005, msg: 'taken', data: { fields: { agentKey: 'This agentKey is already used by another farm' } } }), { status: 409 })),
@@ -76,6 +78,8 @@ describe('FarmFormDialog', () => {
     fireEvent.change(input('agentKey'), { target: { value: 'north-1' } });
     submit();
     expect(await screen.findByText('This agentKey is already used by another farm')).toBeTruthy();
+    expect(show).not.toHaveBeenCalled();
+    show.mockRestore();
   });
 
   it('shows the secret once after creating, then closes with the agentKey', async () => {

@@ -18,6 +18,8 @@ export interface FarmFormProps {
   readOnly?: boolean;
 }
 
+const FORM_FIELDS = ['agentName', 'agentKey', 'noticeEmails', 'agentAddr', 'selfManaged'] as const;
+
 /** Farm fields (spec 2 §5 Farm rules) with client validation, server field errors and the save call. */
 export function FarmForm({ farm, onSaved, onCancel, readOnly = false }: FarmFormProps) {
   const { t } = useTranslation(['farms', 'errors']);
@@ -35,8 +37,10 @@ export function FarmForm({ farm, onSaved, onCancel, readOnly = false }: FarmForm
   const err = (field: keyof FarmFormValues) => fieldMessage(t, form.errors[field]);
 
   const onFailure = (error: unknown) => {
+    // A problem of a field (an agent key already taken) is shown under it; a notification said it twice.
+    const shown = error instanceof ApiError && FORM_FIELDS.some((f) => error.fields[f]);
     if (error instanceof ApiError && Object.keys(error.fields).length > 0) form.setErrors(error.fields);
-    notifyFailure(error, t('farms:feedback.failed'));
+    if (!shown) notifyFailure(error, t('farms:feedback.failed'));
   };
 
   const submit = form.onSubmit((values) => {

@@ -12,6 +12,7 @@ import { ApiError } from '@client/lib/api-client';
 import { formatNumber } from '@shared/format/number';
 import type { FarmPower } from '@shared/schemas/farm';
 import { useFarmPower, useSetFarmPowerLimit } from '../api/farm-power';
+import { usePhone } from '@client/lib/use-phone';
 import { LoadErrorAlert } from './load-error-alert';
 
 /** Share of the limit drawn now (0–100+), or null without a limit or a figure. */
@@ -26,6 +27,7 @@ export function powerColor(share: number | null): string {
 function LimitForm({ agentKey, current }: { agentKey: string; current: number | null }) {
   const { t } = useTranslation(['farms', 'errors']);
   const save = useSetFarmPowerLimit(agentKey);
+  const phone = usePhone();
   const [value, setValue] = useState<number | string>(current ?? '');
   const [error, setError] = useState<string | undefined>();
   const submit = () => {
@@ -63,6 +65,9 @@ function LimitForm({ agentKey, current }: { agentKey: string; current: number | 
           thousandSeparator=","
           suffix={` ${t('farms:power.unit')}`}
           w={220}
+          // The steppers are 24 x 17 px, too small a tap on a phone, whose keyboard types the figure anyway.
+          hideControls={phone}
+          inputMode="decimal"
           error={fieldMessage(t, error)}
           data-testid="farm-power-limit"
         />

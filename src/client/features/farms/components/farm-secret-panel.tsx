@@ -1,6 +1,7 @@
 import { ActionIcon, Alert, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '@client/lib/use-phone';
 import { agentCommand } from '../lib/agent-command';
 
 export interface FarmSecretPanelProps {
@@ -10,6 +11,8 @@ export interface FarmSecretPanelProps {
 
 function CopyValue({ value, label, testId }: { value: string; label: string; testId: string }) {
   const { t } = useTranslation('farms');
+  // A tap target of 34 px on a phone (28 px otherwise): copying the secret is what this dialog is for.
+  const phone = usePhone();
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500}>
@@ -22,7 +25,7 @@ function CopyValue({ value, label, testId }: { value: string; label: string; tes
         <CopyButton value={value} timeout={2000}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? t('secret.copied') : t('secret.copy')} withArrow position="left">
-              <ActionIcon color={copied ? 'teal' : 'gray'} variant="subtle" onClick={copy} aria-label={`${t('secret.copy')}: ${label}`}>
+              <ActionIcon color={copied ? 'teal' : 'gray'} variant="subtle" size={phone ? 'lg' : undefined} onClick={copy} aria-label={`${t('secret.copy')}: ${label}`}>
                 {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
               </ActionIcon>
             </Tooltip>

@@ -23,6 +23,8 @@ interface FormValues {
   password: string;
 }
 
+const FORM_FIELDS = ['family', 'user', 'password'] as const;
+
 function LoginDialog({ agentKey, login, onClose }: { agentKey: string; login: MinerLoginRow | null; onClose: () => void }) {
   const { t } = useTranslation(['farms', 'errors']);
   const save = useSaveMinerLogin();
@@ -45,8 +47,10 @@ function LoginDialog({ agentKey, login, onClose }: { agentKey: string; login: Mi
           onClose();
         },
         onError: (error) => {
+          // A problem of a field (the limit of a firmware, a duplicate) is shown under it; a notification said it twice.
+          const shown = error instanceof ApiError && FORM_FIELDS.some((f) => error.fields[f]);
           if (error instanceof ApiError && Object.keys(error.fields).length > 0) form.setErrors(error.fields);
-          notifyFailure(error, t('farms:feedback.failed'));
+          if (!shown) notifyFailure(error, t('farms:feedback.failed'));
         },
       },
     ),
@@ -104,7 +108,7 @@ export function MinerLoginsCard({ agentKey, canOperate }: { agentKey: string; ca
       <Group justify="space-between" mb={4} wrap="wrap" gap="xs">
         <Title order={5}>{t('minerLogins.title')}</Title>
         {canOperate && (
-          <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ login: null })} data-testid="miner-login-add">
+          <Button size={phone ? 'sm' : 'xs'} variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ login: null })} data-testid="miner-login-add">
             {t('minerLogins.add')}
           </Button>
         )}
@@ -149,7 +153,7 @@ export function MinerLoginsCard({ agentKey, canOperate }: { agentKey: string; ca
           ))}
         </Stack>
       )}
-      <Modal opened={dialog !== null} onClose={() => setDialog(null)} title={dialog?.login ? t('minerLogins.editTitle') : t('minerLogins.addTitle')} fullScreen={phone} size={480}>
+      <Modal opened={dialog !== null} onClose={() => setDialog(null)} title={dialog?.login ? t('minerLogins.editTitle') : t('minerLogins.addTitle')} fullScreen={phone} closeButtonProps={phone ? { size: 'lg' } : undefined} size={480}>
         {dialog && <LoginDialog agentKey={agentKey} login={dialog.login} onClose={() => setDialog(null)} />}
       </Modal>
     </Card>

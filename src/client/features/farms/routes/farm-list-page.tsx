@@ -20,6 +20,7 @@ import { PageHeader } from '@client/components/page-header';
 import { useRotateSecret } from '../components/use-rotate-secret';
 import { farmRowToInfo } from '../lib/farm-row';
 import { confirmDeletion } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 
 type DialogState = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; farm: FarmInfo };
 
@@ -28,6 +29,7 @@ export function FarmListPage() {
   const { t } = useTranslation('farms');
   const { has } = usePermissions();
   const canOperate = has(PERMISSION.farmOperations);
+  const phone = usePhone();
   const [keywordInput, setKeywordInput] = useState('');
   const [keyword] = useDebouncedValue(keywordInput.trim(), 300);
   const [paging, setPaging] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
@@ -47,7 +49,8 @@ export function FarmListPage() {
       {
         key: 'status',
         title: t('columns.status'),
-        width: 150,
+        // 170, not 150: the badge "НЕ ПОДКЛЮЧАЛСЯ" was cut.
+        width: 170,
         render: (r) => <FarmStatusCell isOnline={r.isOnline} netDelay={r.netDelay} lastOnlineAt={r.lastOnlineAt} />,
       },
       { key: 'lastOnlineAt', title: t('columns.lastOnline'), width: 170, render: (r) => formatDate(r.lastOnlineAt) },
@@ -71,13 +74,14 @@ export function FarmListPage() {
       cols.push({
         key: 'actions',
         title: t('columns.actions'),
-        width: 80,
+        // 100, not 80: the title "Действия" was cut to "Дейст…".
+        width: 100,
         align: 'center',
         fixed: 'right',
         render: (r) => (
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <ActionIcon variant="subtle" color="gray" aria-label={`${t('actions.more')}: ${r.agentName}`} data-testid={`farm-actions-${r.agentKey}`}>
+              <ActionIcon variant="subtle" color="gray" size={phone ? 'lg' : undefined} aria-label={`${t('actions.more')}: ${r.agentName}`} data-testid={`farm-actions-${r.agentKey}`}>
                 <IconDots size={18} />
               </ActionIcon>
             </Menu.Target>
@@ -98,7 +102,7 @@ export function FarmListPage() {
       });
     }
     return cols;
-  }, [t, canOperate, removeFarm, startRotation]);
+  }, [t, canOperate, removeFarm, startRotation, phone]);
 
   return (
     <Stack gap="md">
@@ -130,7 +134,8 @@ export function FarmListPage() {
                 {t('list.emptyHelp')}
               </Text>
               {canOperate && (
-                <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ mode: 'create' })}>
+                // A tap target of at least 32 px on a phone (xs is 30 px).
+                <Button size={phone ? 'sm' : 'xs'} variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ mode: 'create' })}>
                   {t('list.new')}
                 </Button>
               )}

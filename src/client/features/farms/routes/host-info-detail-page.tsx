@@ -12,6 +12,7 @@ import { useHostFormat } from '../components/use-host-format';
 import { mbToGb } from '../lib/host-format';
 import { NUC_SIZING, sizingAdvice } from '../lib/host-sizing';
 import { LoadErrorAlert } from '../components/load-error-alert';
+import { usePhone } from '@client/lib/use-phone';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -53,6 +54,7 @@ export function HostInfoDetailPage() {
   const agentKey = params.get('agentKey') ?? '';
   const host = useHostInfoDetail(agentKey);
   const fmt = useHostFormat();
+  const phone = usePhone();
 
   const back = (
     <Button component={Link} to="/agents/hostInfo" variant="subtle" leftSection={<IconArrowLeft size={16} />} px={0} w="fit-content">
@@ -109,7 +111,7 @@ export function HostInfoDetailPage() {
         <Title order={3}>{h.agentName || h.agentKey}</Title>
         <Code>{h.agentKey}</Code>
         {h.version && (
-          <Badge variant="outline" size="sm">
+          <Badge variant="outline" size="sm" tt="none">
             v{h.version}
           </Badge>
         )}
@@ -148,14 +150,17 @@ export function HostInfoDetailPage() {
         <Title order={5} mb="sm">
           {t('host.sizingCheck')}
         </Title>
-        <Table.ScrollContainer minWidth={320}>
-          <Table verticalSpacing={6} data-testid="sizing-check">
+        {/* On a phone the table fits the card (302 px at 360): with a 320 px minimum, a 120 px last column and 10 px
+            cell padding (Russian's "Рекомендуется" alone needs 145 px), the check marks, the point of the table,
+            were scrolled off its right edge. */}
+        <Table.ScrollContainer minWidth={phone ? 0 : 320}>
+          <Table verticalSpacing={6} horizontalSpacing={phone ? 4 : undefined} data-testid="sizing-check">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th />
                 <Table.Th>{t('host.recommended', { miners: formatNumber(h.minerCount) })}</Table.Th>
                 <Table.Th>{t('host.actual')}</Table.Th>
-                <Table.Th w={120} />
+                <Table.Th w={phone ? undefined : 120} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -174,7 +179,8 @@ export function HostInfoDetailPage() {
         </Table.ScrollContainer>
       </Card>
       <SizingGuidance />
-      <Anchor component={Link} to="/agents" size="sm">
+      {/* A tap target of 32 px on a phone: the link's line alone is 20 px. */}
+      <Anchor component={Link} to="/agents" size="sm" w="fit-content" py={phone ? 6 : undefined} data-testid="host-detail-farms">
         {t('list.title')}
       </Anchor>
     </Stack>

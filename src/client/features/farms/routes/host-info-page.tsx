@@ -28,7 +28,8 @@ export function HostInfoPage() {
     () => [
       { key: 'agentName', title: t('columns.name'), width: 180, fixed: 'left', render: (r) => <Text size="sm" fw={500}>{r.agentName || r.agentKey}</Text> },
       // The status carries the network delay, coloured as the header's NUC indicator (no second delay column).
-      { key: 'status', title: t('columns.status'), width: 150, render: (r) => <FarmStatusCell isOnline={r.isOnline} netDelay={r.netDelay} lastOnlineAt={r.lastOnlineAt} /> },
+      // 170, not 150: the badge "НЕ ПОДКЛЮЧАЛСЯ" was cut.
+      { key: 'status', title: t('columns.status'), width: 170, render: (r) => <FarmStatusCell isOnline={r.isOnline} netDelay={r.netDelay} lastOnlineAt={r.lastOnlineAt} /> },
       { key: 'version', title: t('columns.version'), width: 100, render: (r) => r.version ?? '-' },
       { key: 'hostname', title: t('host.hostname'), width: 160, render: (r) => r.hostname ?? '-' },
       { key: 'os', title: t('host.os'), width: 180, render: (r) => <Text size="sm" lineClamp={1}>{r.os ?? '-'}</Text> },
@@ -46,7 +47,8 @@ export function HostInfoPage() {
         align: 'right',
         render: (r) => <ShortfallValue value={fmt.gb(r.memoryMb)} short={hostShortfalls(r).includes('memory')} />,
       },
-      { key: 'diskFreeMb', title: t('host.disk'), width: 110, align: 'right', render: (r) => fmt.gb(r.diskFreeMb) },
+      // 180, not 110: the title "Свободно на диске" was cut to "Свободн…".
+      { key: 'diskFreeMb', title: t('host.disk'), width: 180, align: 'right', render: (r) => fmt.gb(r.diskFreeMb) },
       { key: 'uptimeSec', title: t('host.uptime'), width: 140, render: (r) => fmt.uptime(r.uptimeSec) },
       { key: 'ip', title: t('host.ip'), width: 140, render: (r) => r.ip ?? '-' },
       {

@@ -89,7 +89,7 @@ function ScanIpForm({ agentKey, range, onClose }: Omit<ScanIpFormDialogProps, 'o
           error={err('remark')}
         />
         <Text size="sm" c="dimmed" data-testid="scan-ip-form-amount" aria-live="polite">
-          {amount > 0 ? t('scan-ip:form.amount', { amount: formatNumber(amount) }) : t('scan-ip:form.amountHint', { max: formatNumber(SCAN_IP_LIMITS.maxAddresses) })}
+          {amount > 0 ? t('scan-ip:form.amount', { count: amount, amount: formatNumber(amount) }) : t('scan-ip:form.amountHint', { max: formatNumber(SCAN_IP_LIMITS.maxAddresses) })}
         </Text>
         <FormActions cancel={t('scan-ip:actions.cancel')} onCancel={onClose} submit={t('scan-ip:actions.save')} pending={save.isPending} />
       </Stack>
@@ -108,6 +108,8 @@ export function ScanIpFormDialog({ opened, agentKey, range, onClose }: ScanIpFor
       title={range ? t('form.editTitle') : t('form.createTitle')}
       size={520}
       fullScreen={phone}
+      // A tap target of 34 px on a phone, as the app's other full-screen dialogs (Mantine's is 28 px).
+      closeButtonProps={phone ? { size: 'lg' } : undefined}
       data-testid="scan-ip-form-dialog"
     >
       {opened && <ScanIpForm key={range?.id ?? 'new'} agentKey={agentKey} range={range} onClose={onClose} />}

@@ -49,20 +49,21 @@ export function ScanIpPage() {
     const confirmDelete = (range: ScanIpRange) =>
       confirmDeletion(t, t('delete.confirmBody', { ipBegin: range.ipBegin, ipEnd: range.ipEnd }), (done) => removeRanges({ agentKey: range.agentKey, ids: [range.id] }, done));
     // At phone width five columns do not fit 360 px: the end address and the count were off screen. One cell
-    // holds the whole range there, with its address count and remark under it.
+    // holds the whole range there, with its number, address count and remark under it. The number has no column of
+    // its own: with it (60 px at least) the range column ran under the pinned actions column, which hid its end.
     const phoneCols: Column<ScanIpRange>[] = [
-      { key: 'sortNo', title: t('columns.sortNo'), width: 56, minWidth: 56, align: 'center' },
       {
         key: 'range',
         title: t('columns.range'),
-        width: 200,
+        width: 180,
         render: (r) => (
           <Stack gap={0} py={2} data-testid="scan-ip-range-cell">
             <Text size="sm" ff="monospace" style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
               {r.ipBegin} – {r.ipEnd}
             </Text>
-            <Text size="xs" c="dimmed" lineClamp={1} title={r.remark || undefined}>
-              {t('columns.rangeAmount', { amount: formatNumber(r.amount) })}
+            {/* Two lines at most: the number and count take most of the first; the cell's nowrap would cut the remark. */}
+            <Text size="xs" c="dimmed" lineClamp={2} title={r.remark || undefined} style={{ whiteSpace: 'normal' }}>
+              {t('columns.rangeNo', { sortNo: r.sortNo })} · {t('columns.rangeAmount', { count: r.amount, amount: formatNumber(r.amount) })}
               {r.remark ? ` · ${r.remark}` : ''}
             </Text>
           </Stack>
@@ -80,7 +81,8 @@ export function ScanIpPage() {
       cols.push({
         key: 'actions',
         title: t('columns.actions'),
-        width: phone ? 84 : 100,
+        // 100 on a phone too: the title "Действия" is cut at 84.
+        width: 100,
         align: 'center',
         fixed: 'right',
         render: (r) => <EditDeleteActions t={t} subject={`${r.ipBegin} – ${r.ipEnd}`} onEdit={() => setDialog({ mode: 'edit', range: r })} onDelete={() => confirmDelete(r)} />,
@@ -144,11 +146,12 @@ export function ScanIpPage() {
               {t('list.emptyHelp')}
             </Text>
             {canOperate && (
+              // Tap targets of at least 32 px on a phone (xs buttons are 30 px).
               <Group gap="xs" justify="center">
-                <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ mode: 'create' })}>
+                <Button size={phone ? 'sm' : 'xs'} variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog({ mode: 'create' })}>
                   {t('list.add')}
                 </Button>
-                <Button size="xs" variant="default" leftSection={<IconListDetails size={14} />} onClick={() => setDialog({ mode: 'batch' })}>
+                <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconListDetails size={14} />} onClick={() => setDialog({ mode: 'batch' })}>
                   {t('list.batchAdd')}
                 </Button>
               </Group>
@@ -162,7 +165,8 @@ export function ScanIpPage() {
             </Badge>
             {canOperate && (
               <Button
-                size="xs"
+                // A tap target of at least 32 px on a phone (xs is 30 px).
+                size={phone ? 'sm' : 'xs'}
                 color="red"
                 variant="light"
                 leftSection={<IconTrash size={14} />}
