@@ -38,8 +38,6 @@ export function FarmFormDialog({ opened, onClose, farm }: FarmFormDialogProps) {
       title={title}
       size={720}
       fullScreen={phone}
-      // A tap target of 34 px on a phone, as the app's other full-screen dialogs (Mantine's is 28 px).
-      closeButtonProps={phone ? { size: 'lg' } : undefined}
       closeOnClickOutside={!created}
       data-testid="farm-form-dialog"
     >

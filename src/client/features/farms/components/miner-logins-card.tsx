@@ -153,7 +153,7 @@ export function MinerLoginsCard({ agentKey, canOperate }: { agentKey: string; ca
           ))}
         </Stack>
       )}
-      <Modal opened={dialog !== null} onClose={() => setDialog(null)} title={dialog?.login ? t('minerLogins.editTitle') : t('minerLogins.addTitle')} fullScreen={phone} closeButtonProps={phone ? { size: 'lg' } : undefined} size={480}>
+      <Modal opened={dialog !== null} onClose={() => setDialog(null)} title={dialog?.login ? t('minerLogins.editTitle') : t('minerLogins.addTitle')} fullScreen={phone} size={480}>
         {dialog && <LoginDialog agentKey={agentKey} login={dialog.login} onClose={() => setDialog(null)} />}
       </Modal>
     </Card>

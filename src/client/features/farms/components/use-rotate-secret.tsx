@@ -42,7 +42,7 @@ export function useRotateSecret(): RotateSecretFlow {
   );
 
   const dialog = (
-    <Modal opened={shown !== null} onClose={() => setShown(null)} title={t('rotate.doneTitle')} size={720} fullScreen={phone} closeButtonProps={phone ? { size: 'lg' } : undefined} closeOnClickOutside={false}>
+    <Modal opened={shown !== null} onClose={() => setShown(null)} title={t('rotate.doneTitle')} size={720} fullScreen={phone} closeOnClickOutside={false}>
       {shown && (
         <Stack>
           <FarmSecretPanel agentKey={shown.agentKey} secret={shown.secret} />

@@ -98,7 +98,7 @@ function DeleteFarmCard({ agentKey, name }: { agentKey: string; name: string }) 
       <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setOpened(true)} w="fit-content">
         {t('settings.deleteButton')}
       </Button>
-      <Modal opened={opened} onClose={close} title={t('delete.confirmTitle')} fullScreen={phone} closeButtonProps={phone ? { size: 'lg' } : undefined} size={520}>
+      <Modal opened={opened} onClose={close} title={t('delete.confirmTitle')} fullScreen={phone} size={520}>
         <form
           onSubmit={(e) => {
             e.preventDefault();

@@ -25,7 +25,6 @@ export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string
         title={t('batch.log')}
         position="right"
         size={phone ? '100%' : 960}
-        closeButtonProps={phone ? { size: 'lg' } : undefined}
         data-testid="batch-log"
       >
         <Stack gap="sm">
@@ -85,7 +84,7 @@ export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string
         </Stack>
       </Drawer>
       {openTask && (
-        <Modal opened onClose={() => setOpenTask(null)} title={t('batch.progress.title')} fullScreen={phone} closeButtonProps={phone ? { size: 'lg' } : undefined}>
+        <Modal opened onClose={() => setOpenTask(null)} title={t('batch.progress.title')} fullScreen={phone}>
           <BatchProgressPanel agentKey={agentKey} taskId={openTask} />
         </Modal>
       )}

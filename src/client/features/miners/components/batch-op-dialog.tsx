@@ -101,7 +101,6 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
       title={t(`batch.ops.${op}`)}
       size={op === 'batchSetPool' ? 'xl' : 'md'}
       fullScreen={phone}
-      closeButtonProps={phone ? { size: 'lg' } : undefined}
       data-testid="batch-dialog"
     >
       {approval ? (

@@ -117,17 +117,8 @@ function ScanIpBatchForm({ agentKey, saved, onClose }: Omit<ScanIpBatchDialogPro
 export function ScanIpBatchDialog({ opened, agentKey, saved, onClose }: ScanIpBatchDialogProps) {
   const { t } = useTranslation('scan-ip');
   const phone = usePhone();
-  // On a phone the close button is a tap target of 34 px, as in the app's other full-screen dialogs (Mantine's is 28 px).
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={t('batch.title')}
-      size={640}
-      fullScreen={phone}
-      closeButtonProps={phone ? { size: 'lg' } : undefined}
-      data-testid="scan-ip-batch-dialog"
-    >
+    <Modal opened={opened} onClose={onClose} title={t('batch.title')} size={640} fullScreen={phone} data-testid="scan-ip-batch-dialog">
       {opened && <ScanIpBatchForm agentKey={agentKey} saved={saved} onClose={onClose} />}
     </Modal>
   );

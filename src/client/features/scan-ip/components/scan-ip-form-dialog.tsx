@@ -108,8 +108,6 @@ export function ScanIpFormDialog({ opened, agentKey, range, onClose }: ScanIpFor
       title={range ? t('form.editTitle') : t('form.createTitle')}
       size={520}
       fullScreen={phone}
-      // A tap target of 34 px on a phone, as the app's other full-screen dialogs (Mantine's is 28 px).
-      closeButtonProps={phone ? { size: 'lg' } : undefined}
       data-testid="scan-ip-form-dialog"
     >
       {opened && <ScanIpForm key={range?.id ?? 'new'} agentKey={agentKey} range={range} onClose={onClose} />}

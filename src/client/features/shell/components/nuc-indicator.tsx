@@ -20,7 +20,7 @@ export function NucIndicator({ compact = false }: NucIndicatorProps) {
   if (level === 'hidden' || !status.data) return null;
   const last = status.data.lastOnlineAt ? formatDate(status.data.lastOnlineAt) : t('nuc.never');
   const dropped = level === 'dropped';
-  const text = dropped ? t('nuc.dropped') : `${status.data.netDelay} ms`;
+  const text = dropped ? t('nuc.dropped') : t('nuc.delay', { delay: status.data.netDelay });
   return (
     <Tooltip label={dropped ? t('nuc.droppedHint', { time: last }) : t('nuc.delayHint', { delay: status.data.netDelay, time: last })} withArrow>
       <Badge
