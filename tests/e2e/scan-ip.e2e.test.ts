@@ -107,6 +107,10 @@ describe.each(['desktop', 'phone'] as ViewportName[])('scan IP ranges at %s', (v
       expect((box?.x ?? width) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
       const edit = await row('192.168.1.254').getByRole('button', { name: /^Edit/ }).boundingBox();
       expect((box?.x ?? width) + (box?.width ?? 0)).toBeLessThanOrEqual(edit?.x ?? 0);
+      // The row's buttons are a finger's target (34 px; 28 with a mouse), both inside the screen.
+      const del = await row('192.168.1.254').getByRole('button', { name: /^Delete/ }).boundingBox();
+      for (const b of [edit, del]) expect(Math.min(b?.width ?? 0, b?.height ?? 0)).toBeGreaterThanOrEqual(32);
+      expect((del?.x ?? width) + (del?.width ?? 0)).toBeLessThanOrEqual(width);
       expect(await table().locator('th', { hasText: 'Actions' }).evaluate((th) => th.scrollWidth <= th.clientWidth)).toBe(true);
     }
   });
