@@ -70,4 +70,12 @@ describe('miner counters', () => {
     cleanup();
     expect(click({ faultType: 'high-temperature' }, 'miner-counter-fault-high-temperature')).toEqual({});
   });
+
+  it("colours a count with its colour's text shade, the lighter one in the dark scheme (red.7 was 4.0:1 there)", () => {
+    render(withProviders(i18n, <MinerCounters stat={STAT} loading={false} error={false} filter={{}} onFilter={() => undefined} />));
+    expect(screen.getByTestId('miner-counter-fault-high-temperature-value').style.color).toBe('var(--mantine-color-red-text)');
+    expect(screen.getByTestId('miner-counter-qualified8h-value').style.color).toBe('var(--mantine-color-teal-text)');
+    // A zero, and the neutral total, keep the text colour.
+    expect(screen.getByTestId('miner-counter-illegalPool-value').style.color).toBe('');
+  });
 });

@@ -35,7 +35,8 @@ function Counter({ testId, label, value, color, active, onClick }: CounterProps)
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={700} size="lg" c={value > 0 && color !== 'gray' && color !== 'blue' ? `${color}.7` : undefined} data-testid={`${testId}-value`}>
+      {/* The colour's text shade: in the dark scheme its lighter one (red.7 on the dark paper was 4.0:1, red-text 6.4:1). */}
+      <Text fw={700} size="lg" c={value > 0 && color !== 'gray' && color !== 'blue' ? `var(--mantine-color-${color}-text)` : undefined} data-testid={`${testId}-value`}>
         {formatNumber(value)}
       </Text>
     </Paper>

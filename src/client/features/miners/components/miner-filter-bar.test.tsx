@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next, { type i18n as I18n } from 'i18next';
@@ -123,5 +123,46 @@ describe('MinerFilterBar search', () => {
     fireEvent.change(search, { target: { value: 'HFA2 ' } });
     fireEvent.keyDown(search, { key: 'Enter' });
     expect(changes).toEqual([{ keyword: 'HFA2' }]);
+  });
+});
+
+describe('MinerFilterBar error-code dropdown', () => {
+  const OFFLINE_104 = '-104 Offline: connection closed before a reply (miner software hung or restarting)';
+  function mountOptions(filter: MinerFilter) {
+    // The farm's codes now: only -104 (the miners that said -110 are back).
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const data = url.includes('/api/options/errorCode') ? [{ text: OFFLINE_104, value: '-104' }] : [];
+      return new Response(JSON.stringify({ code: 0, msg: 'success', data }), { headers: { 'Content-Type': 'application/json' } });
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <MantineProvider>
+            <MinerFilterBar agentKey="north-hall" filter={filter} onChange={() => undefined} />
+          </MantineProvider>
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+    return screen.getByTestId('miner-filter-errorCode') as HTMLInputElement;
+  }
+
+  it("names an agent's code from the address that no miner reports now, as the dropdown would", async () => {
+    const input = mountOptions({ errorCode: '-110' });
+    await waitFor(() => expect(input.value).toBe('-110 Offline: no answer (powered off, or a cable or switch is down)'));
+  });
+
+  it('keeps a code that is not the agent\'s as it is', async () => {
+    const input = mountOptions({ errorCode: '350' });
+    await waitFor(() => expect(input.value).toBe('350'));
+  });
+
+  it("opens a list wider than the 160 px field on a desktop, so a code's message is not six lines", async () => {
+    const input = mountOptions({});
+    fireEvent.click(input);
+    const option = await screen.findByText(OFFLINE_104);
+    const dropdown = option.closest('.mantine-Select-dropdown') as HTMLElement;
+    expect(dropdown.style.width).toContain('26.25rem'); // 420 px
   });
 });

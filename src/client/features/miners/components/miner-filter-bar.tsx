@@ -11,6 +11,8 @@ import type { MinerFilter } from '@shared/schemas/miner';
 import { type DropdownName, useMinerOptions } from '../api/miners-api';
 import { type MinerFilterUpdate, activeFilterCount } from '../lib/miner-filter';
 import { usePhone } from '@client/lib/use-phone';
+import { minerLabelOptions } from '@shared/miner-labels';
+import { useMinerLabels } from '../lib/use-miner-labels';
 
 type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea' | 'accident' | 'errorCode';
 
@@ -28,12 +30,26 @@ const SELECTS: { key: SelectKey; option: DropdownName }[] = [
   { key: 'errorCode', option: 'errorCode' },
 ];
 
+/**
+ * Dropdowns whose options are sentences (an error code with its message: '-104 Не в сети: соединение закрыто до ответа
+ * (программа майнера зависла или перезапускается)'): on a desktop their list is wider than the 160 px field, where
+ * such an option took six lines.
+ */
+const WIDE_DROPDOWN: ReadonlySet<SelectKey> = new Set<SelectKey>(['errorCode']);
+const WIDE_DROPDOWN_PX = 420;
+
 function FilterSelect({ agentKey, name, option, value, onChange, size }: { agentKey: string; name: SelectKey; option: DropdownName; value: string | undefined; onChange: (v: string | undefined) => void; size: 'xs' | 'sm' }) {
   const { t } = useTranslation('miners');
+  const { locale } = useMinerLabels();
   const options = useMinerOptions(agentKey, option);
   const data = (options.data ?? []).map((o) => ({ value: o.value, label: o.text }));
-  // A value from the address that the farm does not have (yet) is still shown.
-  if (value && !data.some((d) => d.value === value)) data.unshift({ value, label: value });
+  // A value from the address that the farm does not have (yet) is still shown: the agent's own error codes (why a miner
+  // is offline) by their name, as the dropdown names them ('-110' alone said nothing once those miners were back).
+  if (value && !data.some((d) => d.value === value)) {
+    const agentError = name === 'errorCode' ? minerLabelOptions(locale, 'agentError').find((o) => o.value === value) : undefined;
+    data.unshift({ value, label: agentError ? `${value} ${agentError.text}` : value });
+  }
+  const wide = size === 'xs' && WIDE_DROPDOWN.has(name);
   return (
     <Select
       size={size}
@@ -45,7 +61,7 @@ function FilterSelect({ agentKey, name, option, value, onChange, size }: { agent
       searchable
       clearable
       nothingFoundMessage={options.isPending ? t('state.loading') : t('filters.noOptions')}
-      comboboxProps={{ withinPortal: true }}
+      comboboxProps={wide ? { withinPortal: true, width: WIDE_DROPDOWN_PX, position: 'bottom-start' } : { withinPortal: true }}
       data-testid={`miner-filter-${name}`}
     />
   );
