@@ -21,12 +21,12 @@ describe('offline reason', () => {
     for (const e of [new RpcError('parse', 'bad json'), new RpcError('denied', 'denied'), new HttpError('http-status', '500'), new WhatsminerError('bad-reply', 'x'), new Error('x'), 'x']) expect(code(e)).toBeNull();
   });
 
-  it("replaces an earlier reason and keeps the miner's own codes", () => {
+  it("puts the reason first, replacing an earlier one, and keeps the miner's own codes", () => {
     const own = { code: 2010, message: 'all hashboards not found' };
     const refused = offlineReason(new RpcError('refused', ''))!;
     const noAnswer = offlineReason(new RpcError('timeout', ''))!;
-    expect(withOfflineReason([own], refused)).toEqual([own, refused]);
-    expect(withOfflineReason([own, refused], noAnswer)).toEqual([own, noAnswer]);
+    expect(withOfflineReason([own], refused)).toEqual([refused, own]);
+    expect(withOfflineReason([refused, own], noAnswer)).toEqual([noAnswer, own]);
     expect(withOfflineReason([refused, own], null)).toEqual([own]);
   });
 });

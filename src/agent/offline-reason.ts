@@ -28,8 +28,11 @@ export function offlineReason(e: unknown): MinerErrorCode | null {
   }
 }
 
-/** A reading's error codes with `reason` in place of any earlier offline reason (the miner's own codes kept). */
+/**
+ * A reading's error codes with `reason` in place of any earlier offline reason, first (what a technician acts on now,
+ * and what a narrow cell shows), then the miner's own codes from its last answer.
+ */
 export function withOfflineReason(codes: readonly MinerErrorCode[], reason: MinerErrorCode | null): MinerErrorCode[] {
   const kept = codes.filter((c) => !OFFLINE_REASON_CODES.includes(c.code));
-  return reason ? [...kept, reason] : kept;
+  return reason ? [reason, ...kept] : kept;
 }
