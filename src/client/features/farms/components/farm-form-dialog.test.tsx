@@ -1,13 +1,9 @@
-import type { ReactNode } from 'react';
+import type { ReactElement } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18next, { type i18n as I18n } from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import errors from '@locales/en-US/errors.json';
-import farms from '@locales/en-US/farms.json';
+import type { i18n as I18n } from 'i18next';
+import { farmsI18n, withProviders } from '../lib/test-setup';
 import { FarmFormDialog } from './farm-form-dialog';
 
 let i18n: I18n;
@@ -17,30 +13,14 @@ beforeAll(async () => {
   if (!('fonts' in document)) {
     Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener: () => undefined, removeEventListener: () => undefined } });
   }
-  i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    resources: { 'en-US': { farms, errors } },
-    ns: ['farms', 'errors'],
-    defaultNS: 'farms',
-    interpolation: { escapeValue: false },
-  });
+  i18n = await farmsI18n();
 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function wrap(node: ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  return (
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={client}>
-        <MantineProvider>{node}</MantineProvider>
-      </QueryClientProvider>
-    </I18nextProvider>
-  );
-}
+const wrap = (node: ReactElement) => withProviders(i18n, node);
 
 const input = (name: string) => {
   const el = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`);

@@ -1,25 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18next, { type i18n as I18n } from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import errors from '@locales/en-US/errors.json';
-import farms from '@locales/en-US/farms.json';
+import type { i18n as I18n } from 'i18next';
+import { farmsI18n, withProviders } from '../lib/test-setup';
 import { MinerLoginsCard } from './miner-logins-card';
 
 let i18n: I18n;
 
 beforeAll(async () => {
-  i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    resources: { 'en-US': { farms, errors } },
-    ns: ['farms', 'errors'],
-    defaultNS: 'farms',
-    interpolation: { escapeValue: false },
-  });
+  i18n = await farmsI18n();
 });
 
 afterEach(() => {
@@ -28,16 +17,7 @@ afterEach(() => {
 });
 
 function renderCard() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  return render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={client}>
-        <MantineProvider>
-          <MinerLoginsCard agentKey="north-1" canOperate />
-        </MantineProvider>
-      </QueryClientProvider>
-    </I18nextProvider>,
-  );
+  return render(withProviders(i18n, <MinerLoginsCard agentKey="north-1" canOperate />));
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
