@@ -254,6 +254,16 @@ export function errorCodeText(e: MinerErrorCode, label: (kind: MinerLabelKind, v
   return (AGENT_ERROR_KEYS as readonly string[]).includes(String(e.code)) ? label('agentError', String(e.code)) : e.message;
 }
 
+/**
+ * An error code as the error-code dropdown names it, "code message": the agent's own codes by their name in the
+ * language, a firmware's with the message given (none: the code alone).
+ */
+export function errorCodeOptionText(locale: Locale, code: string, message = ''): string {
+  const named = minerLabel(locale, 'agentError', code);
+  const text = named !== code ? named : message.trim();
+  return text ? `${code} ${text}` : code;
+}
+
 export function errorCodesText(list: readonly MinerErrorCode[], label: (kind: MinerLabelKind, value: string) => string): string {
   return list.map((e) => `${e.code}: ${errorCodeText(e, label)}`).join('; ');
 }

@@ -30,7 +30,7 @@ export async function updateMinerSn(db: DB, agentKey: string, userId: string, ip
     `.execute(trx);
     await trx
       .insertInto('miner_record_log')
-      .values({ agent_key: agentKey, ip, action: 'updateSn', detail: JSON.stringify({ from: m.sn_override ?? reportedSn, to: sn }), user_id: userId })
+      .values({ agent_key: agentKey, ip, action: 'updateSn', detail: JSON.stringify({ from: before, to: sn }), user_id: userId })
       .execute();
     return { ip, sn, reportedSn, changed: true };
   });

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { formatHashrate } from '@shared/format/hashrate';
-import { minerLabel, minerLabelOptions } from '@shared/miner-labels';
+import { errorCodeOptionText, minerLabelOptions } from '@shared/miner-labels';
 import type { Option } from '@shared/schemas/common';
 import type { MinerOptionName } from '@shared/schemas/miner';
 import type { Locale } from '@shared/validation';
@@ -77,9 +77,5 @@ async function errorCodeOptions(db: DB, agentKey: string, locale: Locale): Promi
     where m.agent_key = ${agentKey} and ${MAY_HAVE_ERROR_CODES} and (e ->> 'code') ~ '^-?[0-9]{1,9}$'
     group by 1 order by (e ->> 'code')::int
   `.execute(db);
-  return rows.map((r) => {
-    const named = minerLabel(locale, 'agentError', r.code);
-    const message = named !== r.code ? named : (r.message ?? '').trim();
-    return { text: message ? `${r.code} ${message}` : r.code, value: r.code };
-  });
+  return rows.map((r) => ({ text: errorCodeOptionText(locale, r.code, r.message ?? ''), value: r.code }));
 }

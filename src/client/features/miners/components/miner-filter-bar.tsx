@@ -11,7 +11,7 @@ import type { MinerFilter } from '@shared/schemas/miner';
 import { type DropdownName, useMinerOptions } from '../api/miners-api';
 import { type MinerFilterUpdate, activeFilterCount } from '../lib/miner-filter';
 import { usePhone } from '@client/lib/use-phone';
-import { minerLabelOptions } from '@shared/miner-labels';
+import { errorCodeOptionText } from '@shared/miner-labels';
 import { useMinerLabels } from '../lib/use-miner-labels';
 
 type SelectKey = 'status' | 'faultType' | 'model' | 'firmware' | 'pool' | 'workMode' | 'network' | 'customer' | 'subArea' | 'accident' | 'errorCode';
@@ -46,8 +46,7 @@ function FilterSelect({ agentKey, name, option, value, onChange, size }: { agent
   // A value from the address that the farm does not have (yet) is still shown: the agent's own error codes (why a miner
   // is offline) by their name, as the dropdown names them ('-110' alone said nothing once those miners were back).
   if (value && !data.some((d) => d.value === value)) {
-    const agentError = name === 'errorCode' ? minerLabelOptions(locale, 'agentError').find((o) => o.value === value) : undefined;
-    data.unshift({ value, label: agentError ? `${value} ${agentError.text}` : value });
+    data.unshift({ value, label: name === 'errorCode' ? errorCodeOptionText(locale, value) : value });
   }
   const wide = size === 'xs' && WIDE_DROPDOWN.has(name);
   return (
