@@ -1,8 +1,8 @@
 /**
  * (e) dashboard — the dashboard's queries on a farm of 20,000 miners with 30 days of per-cycle history, on
  * PGlite and on a throw-away PostgreSQL. Seeded in bulk SQL (generate_series), not through the uplink:
- * 20,000 miners (one in ten offline, a fault label on one in twelve, temperatures 45–95 °C), 43,200
- * farm_stats_minute rows (one per minute over 30 days; the trigger rolls them up per hour), 8,040 older hourly
+ * 20,000 miners (one in ten offline with the agent's reason, a fault label on one in twelve, temperatures 45–95 °C),
+ * 43,200 farm_stats_minute rows (one per minute over 30 days; the trigger rolls them up per hour), 8,040 older hourly
  * roll-up rows (the rest of a year), and HF_BENCH_DASH_HOURS (default 8) hourly miner_stats_hour rows per miner
  * (160,000), from which the seed fills the per-miner figures the ingest keeps (migration 202611230220) — no call
  * measured here reads miner_stats_hour any more (the 8-hour qualified count reads those figures), so their number
@@ -61,7 +61,8 @@ export function seedSql(): string[] {
        case i % 12 when 1 then '{high-temperature}'::text[] when 5 then '{fan-speed-abnormal}'::text[] when 9 then '{missing-chip}'::text[] else '{}'::text[] end,
        jsonb_build_object('online', i % 10 <> 0, 'qualified', i % 10 not in (0, 7), 'unqualified', i % 10 = 7, 'zeroHashrate', i % 10 = 0),
        jsonb_build_object('ip', '10.' || (i / 65536) || '.' || ((i / 256) % 256) || '.' || (i % 256), 'sn', 'HF' || lpad(i::text, 15, '0'),
-         'pools', jsonb_build_array(jsonb_build_object('url', 'stratum+tcp://pool.example:3333', 'user', 'acc.' || i, 'status', 'alive'))),
+         'pools', jsonb_build_array(jsonb_build_object('url', 'stratum+tcp://pool.example:3333', 'user', 'acc.' || i, 'status', 'alive')),
+         'errorCodes', case when i % 10 <> 0 then '[]'::jsonb when i % 20 = 0 then '[{"code": -110, "message": "no answer"}]'::jsonb else '[{"code": -111, "message": "refused"}]'::jsonb end),
        case when i % 10 = 0 then now() - interval '2 days' else now() end
      from generate_series(0, ${MINERS - 1}) i`,
     // Bulk load: the per-row roll-up trigger is off while the minute rows go in; the roll-up is then built in one

@@ -1,7 +1,8 @@
 /**
  * Dashboard end to end: a farm of 60 miners uploaded through the agent uplink (two cycles) — on a desktop the
- * counters, the hashrate chart with its three ranges, the today / 3 days / 1 week panels, temperatures and top
- * faults (a fault opens the miner list filtered by it), the NUC card; a failing summary shows the error state and
+ * counters, the hashrate chart with its three ranges, the today / 3 days / 1 week panels, temperatures, top
+ * faults (a fault opens the miner list filtered by it) and why miners are offline (a reason opens its miners), the
+ * NUC card; a failing summary shows the error state and
  * recovers on retry; a member of a farm without miners sees the "add scan IP ranges" empty state; a farm whose agent
  * went quiet says so above its figures (dashboard, miner list, hashrate overview); on a 360 px phone the panels stack
  * and the chart fits without sideways scrolling.
@@ -32,6 +33,8 @@ function reading(i: number, takenAt: string): MinerSnapshot {
     for (const b of s.boards) b.tempChip = b.tempChip.map(() => 97);
     s.faultLabels = ['high-temperature'];
   }
+  // Every tenth miner from 8 on is offline: half of them with the agent's reason "no answer", half with none.
+  if (i % 20 === 8) s.errorCodes = [{ code: -110, message: 'no answer' }];
   return s;
 }
 
@@ -126,6 +129,21 @@ describe('dashboard at 1440 px', () => {
     await link.click();
     await page.waitForURL(/\/device\/miner\?faultType=high-temperature/);
     await page.getByTestId('miner-list-page').waitFor();
+    await page.goBack();
+    await page.getByTestId('dashboard-page').waitFor();
+  });
+
+  it('says why miners are offline and opens the miners of a reason', async () => {
+    const card = page.getByTestId('dashboard-offline-reasons');
+    const offline = snaps.filter((s) => !s.online);
+    const noAnswer = offline.filter((s) => s.errorCodes[0]?.code === -110).length;
+    expect(noAnswer).toBeGreaterThan(0);
+    const reason = card.locator('[data-reason="-110"]');
+    await expect.poll(() => reason.innerText()).toMatch(new RegExp(`Offline: no answer[^]*${noAnswer}$`));
+    expect(await card.locator('[data-reason="other"]').innerText()).toMatch(new RegExp(`Other or no reason recorded\\s*${offline.length - noAnswer}$`));
+    await reason.click();
+    await page.waitForURL((u) => u.pathname === '/device/miner' && u.searchParams.get('status') === 'offline' && u.searchParams.get('errorCode') === '-110');
+    await expect.poll(() => page.getByTestId('miner-counter-total-value').textContent(), { timeout: 15_000 }).toBe(String(noAnswer));
     await page.goBack();
     await page.getByTestId('dashboard-page').waitFor();
   });

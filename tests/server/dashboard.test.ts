@@ -1,7 +1,7 @@
 /**
  * GET /api/dashboard/summary and /series: counters, period panels (today, 3 days, 1 week) from per-cycle rows
  * seeded in SQL with known values (through the hourly roll-up the trigger keeps), the temperature distribution of
- * the online miners, the chart ranges, a farm without miners, permissions.
+ * the online miners, the offline miners per reason, the chart ranges, a farm without miners, permissions.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,14 @@ describe('dashboard summary', () => {
   let admin: Client;
   let farmA: { agentKey: string; secret: string };
   let farmB: { agentKey: string; secret: string };
-  const snaps = Array.from({ length: 30 }, (_, i) => minerSnapshot(i, { takenAt: new Date().toISOString() }));
+  // Miners 8, 18 and 28 are offline: two with the agent's reason "no answer" (-110), one with none recorded; an
+  // online miner carrying a reason code is not an offline one.
+  const reasons: Record<number, number> = { 8: -110, 18: -110, 5: -111 };
+  const snaps = Array.from({ length: 30 }, (_, i) => {
+    const s = minerSnapshot(i, { takenAt: new Date().toISOString() });
+    const code = reasons[i];
+    return code === undefined ? s : { ...s, errorCodes: [{ code, message: 'agent' }, ...s.errorCodes] };
+  });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -103,6 +110,13 @@ describe('dashboard summary', () => {
     expect(c.topFaults.every((f) => f.count > 0)).toBe(true);
   });
 
+  it('counts the offline miners per reason their agent gave', async () => {
+    const { counters: c } = await summary(farmA.agentKey);
+    expect(snaps.filter((x) => !x.online).map((x) => x.ip)).toHaveLength(3);
+    expect(c.offlineReasons).toEqual([{ code: -110, count: 2 }]);
+    expect(c.offline - c.offlineReasons.reduce((a, r) => a + r.count, 0)).toBe(1);
+  });
+
   it('gives the chart ranges from the minute rows (last hour) and the hourly roll-up (30 days, 1 year)', async () => {
     const series = async (range: string) => body<{ at: string; realGhs: number; idealGhs: number }[]>(await admin.get('/api/dashboard/series', { agentKey: farmA.agentKey, range })).data;
     const hour = await series('hour');
@@ -136,7 +150,7 @@ describe('dashboard summary', () => {
     const s = await summary(farmB.agentKey);
     expect(s.panels.every((p) => p.samples === 0 && p.realGhs === null && p.onlineRate === null)).toBe(true);
     expect(s.temperature).toMatchObject({ online: 0, max: null, avg: null, unknown: 0 });
-    expect(s.counters).toMatchObject({ total: 0, online: 0, topFaults: [] });
+    expect(s.counters).toMatchObject({ total: 0, online: 0, topFaults: [], offlineReasons: [] });
   });
 
   it('needs the miners key (like every miner read) and membership; refuses a bad offset', async () => {

@@ -65,7 +65,7 @@ export async function minerRecordRoutes(fastify: FastifyInstance): Promise<void>
       schema: {
         tags: ['dashboard'],
         description:
-          "Dashboard figures: counters of the farm's miners now (total, each state, offline24h = offline with a last reading older than 24 h, each fault label, topFaults most frequent first); panels for today (from the viewer's midnight, tzOffsetMin minutes east of UTC), the last 3 days and the last week, averaged from the hourly roll-up of the per-cycle rows (periods start at the hour) — real and ideal hashrate (GH/s), efficiency (real/ideal %), online rate (online/total %), qualified rate (qualified/online %), temperature max and average, samples (cycles); and the temperature distribution of the online miners now (buckets below 40, 40–50 … 80–90, 90 °C and above; unknown = no reading).",
+          "Dashboard figures: counters of the farm's miners now (total, each state, offline24h = offline with a last reading older than 24 h, each fault label, topFaults most frequent first, offlineReasons: the offline miners per reason their agent gave, code -110 no answer / -111 refused / -104 closed before a reply / -113 unreachable, most frequent first); panels for today (from the viewer's midnight, tzOffsetMin minutes east of UTC), the last 3 days and the last week, averaged from the hourly roll-up of the per-cycle rows (periods start at the hour) — real and ideal hashrate (GH/s), efficiency (real/ideal %), online rate (online/total %), qualified rate (qualified/online %), temperature max and average, samples (cycles); and the temperature distribution of the online miners now (buckets below 40, 40–50 … 80–90, 90 °C and above; unknown = no reading).",
         querystring: DashboardQuery,
       },
     },

@@ -62,6 +62,11 @@ export interface DashboardCounters {
   faults: Record<FaultLabel, number>;
   /** Fault labels present, most frequent first. */
   topFaults: { label: FaultLabel; count: number }[];
+  /**
+   * Offline miners per reason their agent gave (OFFLINE_REASON_CODES: -110 no answer, -111 refused, -104 closed before
+   * a reply, -113 unreachable), reasons given only, most frequent first. The rest of `offline` have none recorded.
+   */
+  offlineReasons: { code: number; count: number }[];
 }
 
 export interface DashboardSummary {

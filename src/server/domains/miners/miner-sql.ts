@@ -5,7 +5,7 @@
  * rows leaves it.
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { FaultLabel, MinerErrorCode, MinerSnapshot, MinerStateFlags, PoolStatus, WorkMode } from '@shared/schemas/miner-snapshot';
+import { type FaultLabel, type MinerErrorCode, type MinerSnapshot, type MinerStateFlags, OFFLINE_REASON_CODES, type PoolStatus, type WorkMode } from '@shared/schemas/miner-snapshot';
 import type { MinerFilter, MinerRow, MinerSortKey } from '@shared/schemas/miner';
 import { MINER_FAULT_LABELS, type MinerFilterStatus, type MinerStatus, minerStatuses } from '@shared/miner-labels';
 import { subAreaMinerFilter } from '../sub-areas/sub-areas.repository';
@@ -92,6 +92,26 @@ export function topFaultsOf(faults: Record<FaultLabel, number>): { label: FaultL
   return MINER_FAULT_LABELS.map((label) => ({ label, count: faults[label] }))
     .filter((f) => f.count > 0)
     .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
+}
+
+/**
+ * A select of one row counting the offline miners among `where`'s (alias m) per reason their agent gave for its failed
+ * polls (OFFLINE_REASON_CODES, the first of the reading's error codes: src/agent/offline-reason.ts): `r110`, `r111` …
+ * The offline miners only, each reading's codes parsed once (offset 0 keeps the sub-select a step of its own; in the
+ * counters' own scan the four counts parsed them four times: +35 ms for 2,000 offline miners on PGlite).
+ */
+export function offlineReasonCounts(where: RawBuilder<unknown>): RawBuilder<unknown> {
+  const counts = OFFLINE_REASON_CODES.map((code) => sql`count(*) filter (where r.code = ${sql.lit(String(code))})::int as ${sql.ref(`r${-code}`)}`);
+  return sql`select ${sql.join(counts)} from (
+    select case when ${MAY_HAVE_ERROR_CODES} then ${errorCodesSql()} -> 0 ->> 'code' end as code from miners m where ${where} and not m.online offset 0
+  ) r`;
+}
+
+/** The counts of offlineReasonCounts read back: the reasons given, most frequent first (ties in OFFLINE_REASON_CODES order). */
+export function offlineReasonsOf(n: (column: string) => number): { code: number; count: number }[] {
+  return OFFLINE_REASON_CODES.map((code) => ({ code, count: n(`r${-code}`) }))
+    .filter((r) => r.count > 0)
+    .sort((a, b) => b.count - a.count);
 }
 
 /** `%` `_` `\` are literal in a search text. */

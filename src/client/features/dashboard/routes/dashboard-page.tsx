@@ -1,9 +1,9 @@
 /**
  * Dashboard (/): the selected farm at a glance (spec 1 dashboard, issue 4 item 7): miner counters (each state
  * and fault kind, linking to the filtered list), farm hashrate real vs ideal over an hour / 30 days / a year,
- * today / 3 days / 1 week panels, temperatures, top faults, the NUC (agent) status with its computer, farm info,
- * how to connect the agent if it never reported, quick links. A farm without miners points to the scan IP
- * ranges; with no farm at all: "create your first farm". Panels stack on a phone.
+ * today / 3 days / 1 week panels, temperatures, top faults, why miners are offline, the NUC (agent) status with
+ * its computer, farm info, how to connect the agent if it never reported, quick links. A farm without miners points
+ * to the scan IP ranges; with no farm at all: "create your first farm". Panels stack on a phone.
  */
 import { Alert, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Table, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconBuildingFactory2, IconChevronRight, IconPlus, IconUserCircle } from '@tabler/icons-react';
@@ -25,6 +25,7 @@ import { ConnectAgentCard } from '../components/connect-agent-card';
 import { CountersCard } from '../components/counters-card';
 import { HashrateCard } from '../components/hashrate-card';
 import { NoMinersCard } from '../components/no-miners-card';
+import { OfflineReasonsCard } from '../components/offline-reasons-card';
 import { PeriodPanels } from '../components/period-panels';
 import { TemperatureCard } from '../components/temperature-card';
 import { TopFaultsCard } from '../components/top-faults-card';
@@ -168,7 +169,7 @@ function NucCard({ agentKey, farmLastOnline, version }: { agentKey: string; farm
   );
 }
 
-/** Everything that needs the miners key (10000): counters, chart, panels, temperatures, faults. */
+/** Everything that needs the miners key (10000): counters, chart, panels, temperatures, faults, why miners are offline. */
 function MinerFigures({ agentKey }: { agentKey: string }) {
   const { t } = useTranslation('dashboard');
   const perms = usePermissions();
@@ -188,7 +189,10 @@ function MinerFigures({ agentKey }: { agentKey: string }) {
       </div>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <TemperatureCard summary={summary.data} {...state} />
-        <TopFaultsCard counters={summary.data?.counters} {...state} />
+        <Stack gap="md">
+          <TopFaultsCard counters={summary.data?.counters} {...state} />
+          {!noMiners && <OfflineReasonsCard counters={summary.data?.counters} {...state} />}
+        </Stack>
       </SimpleGrid>
     </>
   );
