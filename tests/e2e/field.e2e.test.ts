@@ -1,9 +1,9 @@
 /**
  * The technician's phone workflow end to end: a farm of 40 miners uploaded through the agent uplink, synced
  * by the console into IndexedDB. On a 360 px phone: login lands on /field, search by SN and by IP from the
- * cache, the miner card shows status, hashrate, temperatures, fans, faults, customer, accident, shelf/seat,
- * identity and age, recent miners newest first; then offline (service worker + cache): reload /field, search
- * and the card still work. On a desktop: login stays on the dashboard, /field is in the sidebar and the card
+ * cache, the miner card shows status, hashrate, temperatures, fans, faults and error codes, customer, accident,
+ * shelf/seat, identity and age, recent miners newest first; then offline (service worker + cache): reload /field,
+ * search and the card still work. On a desktop: login stays on the dashboard, /field is in the sidebar and the card
  * links to the full console.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -118,6 +118,8 @@ describe('field app on a phone (360 px)', () => {
     const faults = await page.getByTestId('field-card-faults').innerText();
     expect(faults).toMatch(/missing chip/i);
     expect(faults).toMatch(/hashboard/i);
+    // The firmware's error code with its message, as the miner list's error-code column gives it.
+    expect(await page.getByTestId('field-card-error-codes').innerText()).toBe('0 chain 2 not found');
     await page.getByTestId('field-card-back').click();
     await expect.poll(() => page.getByTestId('field-recent-row').count()).toBe(2);
     const order = await page.getByTestId('field-recent-row').allInnerTexts();

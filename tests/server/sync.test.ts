@@ -116,6 +116,7 @@ describe('delta sync', () => {
         online: l.online,
         statuses: l.statuses,
         faultLabels: l.faultLabels,
+        errorCodes: l.errorCodes,
         gHS5s: l.gHS5s,
         gHSav: l.gHSav,
         rateIdeal: l.rateIdeal,

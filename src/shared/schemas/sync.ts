@@ -5,6 +5,7 @@
  * (a decimal string); no cursor = everything. Rows are the compact projections the offline screens need.
  */
 import { z } from 'zod';
+import type { MinerErrorCode } from './miner-snapshot';
 import { SYNC_FORMATS, SYNC_PAGE_DEFAULT, SYNC_PAGE_MAX } from '../sync-collections';
 
 /** Largest row version (PostgreSQL bigint). */
@@ -69,6 +70,11 @@ export interface MinerSyncRow {
   /** Spec 3 §4 states that hold, online/offline first. */
   statuses: string[];
   faultLabels: string[];
+  /**
+   * The reading's error codes as the list gives them; an offline miner's first is its agent's reason (-110 no answer,
+   * -111 refused, -104 closed before a reply, -113 unreachable). Rows kept before this field have none (undefined).
+   */
+  errorCodes?: MinerErrorCode[];
   /** GH/s. */
   gHS5s: number;
   gHSav: number;

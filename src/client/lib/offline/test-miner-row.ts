@@ -14,6 +14,7 @@ export function testMinerRow(over: Partial<MinerSyncRow> = {}): MinerSyncRow {
     online: true,
     statuses: ['online', 'qualified'],
     faultLabels: [],
+    errorCodes: [],
     gHS5s: 200_000,
     gHSav: 200_000,
     rateIdeal: 200_000,

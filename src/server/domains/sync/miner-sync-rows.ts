@@ -3,7 +3,8 @@
  * status and rounding rules, plus the farm's marks of the miner (customer, accident, off shelf) and their version, and
  * its zone (the sub-area path holding its IP, as the list shows it: a technician finds the rack by it).
  * Temperatures and fans come from columns stored with the snapshot (migration 202611230105, the same expressions
- * as the list's COLUMN_SQL): the compressed snapshot itself is never read here, which keeps a 20,000-row feed cheap.
+ * as the list's COLUMN_SQL), error codes from the list figures the ingest stores: the compressed snapshot itself is
+ * not read here (only for a row stored before list figures existed), which keeps a 20,000-row feed cheap.
  *
  * Each row leaves the database as its JSON text (sync-feed.ts `SyncSource`): decoding 27 fields per row into
  * JavaScript values and serialising them again cost several times the query itself (PGlite decodes every field).
@@ -13,7 +14,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { MINER_STATUSES } from '@shared/miner-labels';
 import type { MinerSyncRow } from '@shared/schemas/sync';
-import { ZONE_PATH_SQL } from '../miners/miner-sql';
+import { MAY_HAVE_ERROR_CODES, ZONE_PATH_SQL, errorCodesSql } from '../miners/miner-sql';
 import type { DB } from '../../db/kysely';
 import { type SyncField, type SyncSource, rowJsonSql } from './sync-feed';
 
@@ -39,6 +40,8 @@ const MINER_FIELDS: readonly SyncField<keyof MinerSyncRow>[] = [
   ['online', sql`m.online`],
   ['statuses', STATUSES_SQL],
   ['faultLabels', sql`m.fault_labels`],
+  // From the list figures, and only when they hold a code (a text search first): most miners report none.
+  ['errorCodes', sql`case when ${MAY_HAVE_ERROR_CODES} then coalesce(${errorCodesSql()}, '[]'::json) else '[]'::json end`],
   ['gHS5s', sql`m.rt5s`],
   ['gHSav', sql`m.avg`],
   ['rateIdeal', sql`m.ideal`],

@@ -69,3 +69,35 @@ describe('MinerCard SN', () => {
     expect(cardText(miner({ sn: '' }), 'field-card-sn')).toBe('No SN');
   });
 });
+
+describe('MinerCard error codes', () => {
+  const render1 = (m: CachedMiner) =>
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MinerCard miner={m} />
+      </I18nextProvider>,
+    );
+
+  it("says why an offline miner is offline (its agent's reason) and lists the firmware's codes", () => {
+    const { unmount } = render1(
+      miner({ online: false, statuses: ['offline'], errorCodes: [{ code: -110, message: 'no answer' }, { code: 0, message: 'chain 2 not found' }] }),
+    );
+    expect(screen.getByTestId('field-card-offline-reason').textContent).toBe('Offline: no answer (powered off, or a cable or switch is down)');
+    expect(screen.getByTestId('field-card-error-codes').textContent).toBe('0 chain 2 not found');
+    unmount();
+  });
+
+  it('shows no reason for an online miner, names an agent code, and shows nothing for a row cached before codes were sent', () => {
+    let view = render1(miner({ errorCodes: [{ code: -401, message: 'auth' }, { code: 2010, message: 'fan lost' }] }));
+    expect(screen.queryByTestId('field-card-offline-reason')).toBeNull();
+    expect(screen.getByTestId('field-card-error-codes').textContent).toBe(
+      "-401 The miner refused the farm's logins: add its password under Farm settings → Miner logins2010 fan lost",
+    );
+    view.unmount();
+    const { errorCodes: _dropped, ...older } = miner({ online: false });
+    view = render1(older as CachedMiner);
+    expect(screen.queryByTestId('field-card-offline-reason')).toBeNull();
+    expect(screen.queryByTestId('field-card-error-codes')).toBeNull();
+    view.unmount();
+  });
+});

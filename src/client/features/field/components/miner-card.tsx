@@ -1,12 +1,14 @@
 /**
- * The miner card, readable at arm's length: big status and hashrate, temperatures, fans, faults, zone (the sub-area
- * holding its IP), shelf and seat, customer, accident mark, identity, and how old the reading is. Pure view of a cached row.
+ * The miner card, readable at arm's length: big status (an offline miner's with why its agent could not read it) and
+ * hashrate, temperatures, fans, faults and error codes, zone (the sub-area holding its IP), shelf and seat, customer,
+ * accident mark, identity, and how old the reading is. Pure view of a cached row.
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import { formatNumber } from '@shared/format/number';
-import { accidentText } from '@shared/miner-labels';
+import { accidentText, errorCodeText } from '@shared/miner-labels';
+import { OFFLINE_REASON_CODES } from '@shared/schemas/miner-snapshot';
 import { autoHashrate } from '@shared/units';
 import type { CachedMiner } from '../lib/field-cache';
 import { relativeAge } from '../lib/relative-age';
@@ -37,6 +39,10 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
   const percent = miner.rateIdeal > 0 ? Math.round((miner.gHS5s / miner.rateIdeal) * 1000) / 10 : null;
   const states = miner.statuses.filter((s) => s !== 'online' && s !== 'offline');
   const hot = (miner.tempChipMax ?? 0) >= 90;
+  // An offline miner's first code is why its agent's polls fail (src/agent/offline-reason.ts): shown by its status.
+  const codes = miner.errorCodes ?? [];
+  const reason = !miner.online && codes[0] && OFFLINE_REASON_CODES.includes(codes[0].code) ? codes[0] : null;
+  const firmwareCodes = reason ? codes.slice(1) : codes;
   const location = miner.offShelf
     ? t('card.offShelf')
     : miner.shelf
@@ -63,6 +69,11 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
             {miner.online ? t('card.online') : t('card.offline')}
           </span>
         </div>
+        {reason && (
+          <p className="hf-large hf-text-red hf-mt" data-testid="field-card-offline-reason">
+            {label('agentError', String(reason.code))}
+          </p>
+        )}
         {states.length > 0 && (
           <div className="hf-chips hf-mt" data-testid="field-card-states">
             {states.map((s) => (
@@ -115,6 +126,18 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
               </span>
             ))}
           </div>
+        )}
+        {firmwareCodes.length > 0 && (
+          <>
+            <div className="hf-dimmed hf-small hf-mt hf-mb">{t('card.errorCodes')}</div>
+            <div className="hf-stack-tight" data-testid="field-card-error-codes">
+              {firmwareCodes.map((e, i) => (
+                <div key={`${e.code}-${i}`} className="hf-large hf-wrap">
+                  <span className="hf-mono">{e.code}</span> {errorCodeText(e, label)}
+                </div>
+              ))}
+            </div>
+          </>
         )}
       </section>
 
