@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from './validation';
-import { MINER_FAULT_LABELS, MINER_STATUSES, errorCodesText, minerLabel, minerLabelOptions, minerStatuses } from './miner-labels';
+import { MINER_FAULT_LABELS, MINER_STATUSES, errorCodesText, minerLabel, minerLabelOptions, minerStatuses, offlineReasonOf } from './miner-labels';
 import { FaultLabel, WorkMode } from './schemas/miner-snapshot';
 
 describe('miner labels', () => {
@@ -32,5 +32,16 @@ describe('miner labels', () => {
     expect(errorCodesText(errors, label('zh-CN'))).toContain('-401: 矿机拒绝了矿场的登录账号');
     expect(errorCodesText([{ code: -403, message: 'x' }], label('ru'))).toBe("-403: API майнера отклоняет команды записи (can't access write cmd)");
     expect(errorCodesText([], label('ru'))).toBe('');
+  });
+
+  it("finds an offline miner's agent reason: its first code, when offline and one of the reasons", () => {
+    const noAnswer = { code: -110, message: 'timeout' };
+    const firmware = { code: 0, message: 'chain 2 not found' };
+    expect(offlineReasonOf({ online: false, errorCodes: [noAnswer, firmware] })).toEqual(noAnswer);
+    expect(offlineReasonOf({ online: true, errorCodes: [noAnswer] })).toBeNull();
+    expect(offlineReasonOf({ online: false, errorCodes: [firmware, noAnswer] })).toBeNull();
+    expect(offlineReasonOf({ online: false, errorCodes: [{ code: -401, message: 'auth' }] })).toBeNull();
+    expect(offlineReasonOf({ online: false, errorCodes: [] })).toBeNull();
+    expect(offlineReasonOf({ online: false })).toBeNull();
   });
 });

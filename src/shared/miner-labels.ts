@@ -4,7 +4,7 @@
  * language; the client names the same values (status badges, fault labels, export cells) from here too,
  * so a value is called the same everywhere. Isomorphic: no DOM, no node imports.
  */
-import { AGENT_ERROR_CODES, type FaultLabel, type MinerErrorCode, type PoolStatus, type WorkMode } from './schemas/miner-snapshot';
+import { AGENT_ERROR_CODES, type FaultLabel, type MinerErrorCode, OFFLINE_REASON_CODES, type PoolStatus, type WorkMode } from './schemas/miner-snapshot';
 import { DEFAULT_LOCALE, type Locale } from './validation';
 
 /** Miner states of spec 3 §4 as list filters and counters (not mutually exclusive). */
@@ -252,6 +252,15 @@ export function accidentText(r: { accident: string | null; accidentNote: string 
  */
 export function errorCodeText(e: MinerErrorCode, label: (kind: MinerLabelKind, value: string) => string): string {
   return (AGENT_ERROR_KEYS as readonly string[]).includes(String(e.code)) ? label('agentError', String(e.code)) : e.message;
+}
+
+/**
+ * Why an offline miner's agent cannot read it: the first of its error codes when that is one of the agent's reasons
+ * (OFFLINE_REASON_CODES; src/agent/offline-reason.ts puts it first). None for an online miner, or a row without codes.
+ */
+export function offlineReasonOf(m: { online: boolean; errorCodes?: readonly MinerErrorCode[] }): MinerErrorCode | null {
+  const first = m.errorCodes?.[0];
+  return !m.online && first && OFFLINE_REASON_CODES.includes(first.code) ? first : null;
 }
 
 /**

@@ -84,6 +84,9 @@ describe('MinerCard error codes', () => {
     );
     expect(screen.getByTestId('field-card-offline-reason').textContent).toBe('Offline: no answer (powered off, or a cable or switch is down)');
     expect(screen.getByTestId('field-card-error-codes').textContent).toBe('0 chain 2 not found');
+    // No real-time hashrate for a miner that is not answering (its last reading's stays out, as in the console).
+    expect(screen.getByTestId('field-card-hashrate').textContent).toBe('—');
+    expect(screen.getByTestId('field-card-ideal').textContent).toBe('ideal 200.00 TH/s');
     unmount();
   });
 

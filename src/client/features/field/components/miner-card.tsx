@@ -7,8 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@shared/format/date';
 import { formatNumber } from '@shared/format/number';
-import { accidentText, errorCodeText } from '@shared/miner-labels';
-import { OFFLINE_REASON_CODES } from '@shared/schemas/miner-snapshot';
+import { accidentText, errorCodeText, offlineReasonOf } from '@shared/miner-labels';
 import { autoHashrate } from '@shared/units';
 import type { CachedMiner } from '../lib/field-cache';
 import { relativeAge } from '../lib/relative-age';
@@ -36,12 +35,14 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 export function MinerCard({ miner }: { miner: CachedMiner }) {
   const { t, i18n } = useTranslation('field');
   const { label } = useFieldLabels();
-  const percent = miner.rateIdeal > 0 ? Math.round((miner.gHS5s / miner.rateIdeal) * 1000) / 10 : null;
+  // An offline miner has no hashrate now: its last reading's real-time figure is not shown as if live (as in the
+  // console's list and detail); the average and the ideal stay.
+  const percent = miner.online && miner.rateIdeal > 0 ? Math.round((miner.gHS5s / miner.rateIdeal) * 1000) / 10 : null;
   const states = miner.statuses.filter((s) => s !== 'online' && s !== 'offline');
   const hot = (miner.tempChipMax ?? 0) >= 90;
-  // An offline miner's first code is why its agent's polls fail (src/agent/offline-reason.ts): shown by its status.
+  // Why an offline miner's agent cannot read it shows by its status; the other codes under its faults.
+  const reason = offlineReasonOf(miner);
   const codes = miner.errorCodes ?? [];
-  const reason = !miner.online && codes[0] && OFFLINE_REASON_CODES.includes(codes[0].code) ? codes[0] : null;
   const firmwareCodes = reason ? codes.slice(1) : codes;
   const location = miner.offShelf
     ? t('card.offShelf')
@@ -88,7 +89,7 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
       <section className="hf-paper">
         <div className="hf-dimmed hf-small">{t('card.hashrate')}</div>
         <div className="hf-hashrate" data-testid="field-card-hashrate">
-          {hashrateText(miner.gHS5s)}
+          {miner.online ? hashrateText(miner.gHS5s) : '—'}
         </div>
         <div className="hf-large" data-testid="field-card-ideal">
           {t('card.ideal', { value: hashrateText(miner.rateIdeal) })}

@@ -101,6 +101,13 @@ describe('miner detail', () => {
     expect(screen.getByTestId('miner-detail-state').textContent).toContain('235.00 TH/s');
   });
 
+  it('says why an offline miner is offline when its agent gave a reason', async () => {
+    mount({ ...miner(false), errorCodes: [{ code: -111, message: 'refused' }] } as MinerDetail);
+    const reason = await screen.findByTestId('miner-detail-offline-reason');
+    expect(reason.textContent).toBe('Offline: connection refused (rebooting, API turned off, or another device at this address)');
+    expect(screen.getByTestId('miner-detail-offline').textContent).toContain('The figures below are from that reading');
+  });
+
   it('shows an online miner’s live figures without a notice', async () => {
     mount(miner(true));
     await screen.findByTestId('miner-detail-state');

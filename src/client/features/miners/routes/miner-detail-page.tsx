@@ -4,7 +4,7 @@
  * month).
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { accidentText, errorCodeText } from '@shared/miner-labels';
+import { accidentText, errorCodeText, offlineReasonOf } from '@shared/miner-labels';
 import { Alert, Anchor, Badge, Button, Card, Center, Grid, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArchive, IconArrowLeft, IconPlugConnectedX, IconRefresh, IconWifiOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -139,6 +139,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
   const s = m.snapshot;
   const elapsed = t('units.elapsed', { ...durationParts(m.elapsed) });
   const canOperate = usePermissions().has(PERMISSION.minerOperations);
+  const reason = offlineReasonOf(m);
   return (
     <Stack gap="md">
       {m.offShelf && (
@@ -153,6 +154,11 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
       )}
       {!m.online && (
         <Alert color="gray" variant="light" icon={<IconPlugConnectedX size={18} />} title={t('detail.offline', { time: formatDate(m.takenAt) })} data-testid="miner-detail-offline">
+          {reason && (
+            <Text size="sm" fw={500} mb={4} data-testid="miner-detail-offline-reason">
+              {label('agentError', String(reason.code))}
+            </Text>
+          )}
           {t('detail.offlineHint')}
         </Alert>
       )}
