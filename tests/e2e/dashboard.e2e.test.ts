@@ -138,9 +138,9 @@ describe('dashboard at 1440 px', () => {
     const offline = snaps.filter((s) => !s.online);
     const noAnswer = offline.filter((s) => s.errorCodes[0]?.code === -110).length;
     expect(noAnswer).toBeGreaterThan(0);
-    const reason = card.locator('[data-reason="-110"]');
+    const reason = card.locator('[data-key="-110"]');
     await expect.poll(() => reason.innerText()).toMatch(new RegExp(`Offline: no answer[^]*${noAnswer}$`));
-    expect(await card.locator('[data-reason="other"]').innerText()).toMatch(new RegExp(`Other or no reason recorded\\s*${offline.length - noAnswer}$`));
+    expect(await card.locator('[data-key="other"]').innerText()).toMatch(new RegExp(`Other or no reason recorded\\s*${offline.length - noAnswer}$`));
     await reason.click();
     await page.waitForURL((u) => u.pathname === '/device/miner' && u.searchParams.get('status') === 'offline' && u.searchParams.get('errorCode') === '-110');
     await expect.poll(() => page.getByTestId('miner-counter-total-value').textContent(), { timeout: 15_000 }).toBe(String(noAnswer));

@@ -36,7 +36,7 @@ const rows = () => screen.queryAllByTestId('dashboard-offline-reason');
 describe('OfflineReasonsCard', () => {
   it('lists each reason with its count, linked to those offline miners, then the rest', () => {
     renderCard(counters(12, [{ code: -110, count: 7 }, { code: -111, count: 3 }]));
-    expect(rows().map((r) => r.getAttribute('data-reason'))).toEqual(['-110', '-111', 'other']);
+    expect(rows().map((r) => r.getAttribute('data-key'))).toEqual(['-110', '-111', 'other']);
     const [noAnswer, refused, other] = rows() as [HTMLElement, HTMLElement, HTMLElement];
     expect(within(noAnswer).getByText('Offline: no answer (powered off, or a cable or switch is down)')).toBeTruthy();
     expect(within(noAnswer).getByText('7')).toBeTruthy();
@@ -49,7 +49,7 @@ describe('OfflineReasonsCard', () => {
 
   it('has no "other" row when every offline miner has a reason', () => {
     renderCard(counters(4, [{ code: -104, count: 4 }]));
-    expect(rows().map((r) => r.getAttribute('data-reason'))).toEqual(['-104']);
+    expect(rows().map((r) => r.getAttribute('data-key'))).toEqual(['-104']);
   });
 
   it('says so when no miner is offline', () => {
@@ -60,7 +60,7 @@ describe('OfflineReasonsCard', () => {
 
   it('counts every offline miner as "other" from a summary kept before reasons were counted', () => {
     renderCard(counters(5, undefined));
-    expect(rows().map((r) => r.getAttribute('data-reason'))).toEqual(['other']);
+    expect(rows().map((r) => r.getAttribute('data-key'))).toEqual(['other']);
     expect(within(rows()[0]!).getByText('5')).toBeTruthy();
   });
 });
