@@ -7,7 +7,7 @@ describe('miner labels', () => {
   it('names every value of every vocabulary in every language', () => {
     expect([...MINER_FAULT_LABELS].sort()).toEqual([...FaultLabel.options].sort());
     for (const locale of LOCALES) {
-      for (const kind of ['status', 'faultType', 'workMode', 'network', 'poolStatus', 'agentError'] as const) {
+      for (const kind of ['status', 'faultType', 'workMode', 'network', 'poolStatus', 'agentError', 'offlineReason'] as const) {
         for (const o of minerLabelOptions(locale, kind)) expect(o.text, `${locale} ${kind} ${o.value}`).not.toBe(o.value);
       }
       expect(minerLabelOptions(locale, 'workMode').map((o) => o.value)).toEqual(WorkMode.options);

@@ -75,6 +75,9 @@ export type RepairStatus = (typeof REPAIR_STATUSES)[number];
 /** The agent's own error codes (AGENT_ERROR_CODES) as label keys. */
 const AGENT_ERROR_KEYS = Object.values(AGENT_ERROR_CODES).map(String) as readonly AgentErrorCode[];
 type AgentErrorCode = `${(typeof AGENT_ERROR_CODES)[keyof typeof AGENT_ERROR_CODES]}`;
+/** The agent's reasons of an offline miner (OFFLINE_REASON_CODES) as label keys. */
+const OFFLINE_REASON_KEYS = OFFLINE_REASON_CODES.map(String) as readonly OfflineReasonKey[];
+type OfflineReasonKey = `${(typeof AGENT_ERROR_CODES)['noAnswer' | 'refused' | 'dropped' | 'unreachable']}`;
 
 interface LabelCatalogue {
   status: Record<MinerFilterStatus, string>;
@@ -86,6 +89,8 @@ interface LabelCatalogue {
   repairStatus: Record<RepairStatus, string>;
   /** The agent's own errors (AGENT_ERROR_CODES), by code. */
   agentError: Record<AgentErrorCode, string>;
+  /** Its reasons of an offline miner without the word "offline", where the place already says so (the status beside it, a card's title). */
+  offlineReason: Record<OfflineReasonKey, string>;
 }
 
 export type MinerLabelKind = keyof LabelCatalogue;
@@ -128,6 +133,12 @@ const LABELS: Record<Locale, LabelCatalogue> = {
       '-104': '离线：连接在应答前断开（矿机程序卡死或正在重启）',
       '-113': '离线：主机不可达（网络中找不到该地址）',
     },
+    offlineReason: {
+      '-110': '无应答（断电，或网线、交换机故障）',
+      '-111': '连接被拒绝（重启中、API 已关闭，或该地址是其他设备）',
+      '-104': '连接在应答前断开（矿机程序卡死或正在重启）',
+      '-113': '主机不可达（网络中找不到该地址）',
+    },
   },
   'en-US': {
     status: {
@@ -165,6 +176,12 @@ const LABELS: Record<Locale, LabelCatalogue> = {
       '-111': 'Offline: connection refused (rebooting, API turned off, or another device at this address)',
       '-104': 'Offline: connection closed before a reply (miner software hung or restarting)',
       '-113': 'Offline: host unreachable (the network finds no such address)',
+    },
+    offlineReason: {
+      '-110': 'No answer (powered off, or a cable or switch is down)',
+      '-111': 'Connection refused (rebooting, API turned off, or another device at this address)',
+      '-104': 'Connection closed before a reply (miner software hung or restarting)',
+      '-113': 'Host unreachable (the network finds no such address)',
     },
   },
   ru: {
@@ -204,6 +221,12 @@ const LABELS: Record<Locale, LabelCatalogue> = {
       '-104': 'Не в сети: соединение закрыто до ответа (программа майнера зависла или перезапускается)',
       '-113': 'Не в сети: узел недоступен (сеть не находит этот адрес)',
     },
+    offlineReason: {
+      '-110': 'Нет ответа (нет питания или неисправен кабель либо коммутатор)',
+      '-111': 'Соединение отклонено (перезагрузка, API отключён или по этому адресу другое устройство)',
+      '-104': 'Соединение закрыто до ответа (программа майнера зависла или перезапускается)',
+      '-113': 'Узел недоступен (сеть не находит этот адрес)',
+    },
   },
 };
 
@@ -216,6 +239,7 @@ const VALUES: { [K in MinerLabelKind]: readonly (K extends 'accident' ? MinerAcc
   accident: MINER_ACCIDENT_TYPES,
   repairStatus: REPAIR_STATUSES,
   agentError: AGENT_ERROR_KEYS,
+  offlineReason: OFFLINE_REASON_KEYS,
 };
 
 /** The name of a value in a language; an unknown value (a free-text accident mark) is returned as it is. */

@@ -139,7 +139,7 @@ describe('dashboard at 1440 px', () => {
     const noAnswer = offline.filter((s) => s.errorCodes[0]?.code === -110).length;
     expect(noAnswer).toBeGreaterThan(0);
     const reason = card.locator('[data-key="-110"]');
-    await expect.poll(() => reason.innerText()).toMatch(new RegExp(`Offline: no answer[^]*${noAnswer}$`));
+    await expect.poll(() => reason.innerText()).toMatch(new RegExp(`No answer \\(powered off[^]*${noAnswer}$`));
     expect(await card.locator('[data-key="other"]').innerText()).toMatch(new RegExp(`Other or no reason recorded\\s*${offline.length - noAnswer}$`));
     await reason.click();
     await page.waitForURL((u) => u.pathname === '/device/miner' && u.searchParams.get('status') === 'offline' && u.searchParams.get('errorCode') === '-110');

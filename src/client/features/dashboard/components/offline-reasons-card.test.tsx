@@ -38,7 +38,7 @@ describe('OfflineReasonsCard', () => {
     renderCard(counters(12, [{ code: -110, count: 7 }, { code: -111, count: 3 }]));
     expect(rows().map((r) => r.getAttribute('data-key'))).toEqual(['-110', '-111', 'other']);
     const [noAnswer, refused, other] = rows() as [HTMLElement, HTMLElement, HTMLElement];
-    expect(within(noAnswer).getByText('Offline: no answer (powered off, or a cable or switch is down)')).toBeTruthy();
+    expect(within(noAnswer).getByText('No answer (powered off, or a cable or switch is down)')).toBeTruthy();
     expect(within(noAnswer).getByText('7')).toBeTruthy();
     expect(noAnswer.getAttribute('href')).toBe('/device/miner?status=offline&errorCode=-110');
     expect(refused.getAttribute('href')).toBe('/device/miner?status=offline&errorCode=-111');

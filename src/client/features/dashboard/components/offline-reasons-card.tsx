@@ -23,7 +23,7 @@ export function offlineReasonRows(counters: DashboardCounters, name: (code: numb
 export function OfflineReasonsCard({ counters, pending, error, onRetry }: { counters: DashboardCounters | undefined; pending: boolean; error: boolean; onRetry: () => void }) {
   const { t } = useTranslation('dashboard');
   const label = useLabels();
-  const rows = counters ? offlineReasonRows(counters, (code) => label('agentError', String(code)), t('offlineReasons.other')) : [];
+  const rows = counters ? offlineReasonRows(counters, (code) => label('offlineReason', String(code)), t('offlineReasons.other')) : [];
   return (
     <Card withBorder padding="md" data-testid="dashboard-offline-reasons">
       <Title order={4} mb="sm">

@@ -82,7 +82,7 @@ describe('MinerCard error codes', () => {
     const { unmount } = render1(
       miner({ online: false, statuses: ['offline'], errorCodes: [{ code: -110, message: 'no answer' }, { code: 0, message: 'chain 2 not found' }] }),
     );
-    expect(screen.getByTestId('field-card-offline-reason').textContent).toBe('Offline: no answer (powered off, or a cable or switch is down)');
+    expect(screen.getByTestId('field-card-offline-reason').textContent).toBe('No answer (powered off, or a cable or switch is down)');
     expect(screen.getByTestId('field-card-error-codes').textContent).toBe('0 chain 2 not found');
     // No real-time hashrate for a miner that is not answering (its last reading's stays out, as in the console).
     expect(screen.getByTestId('field-card-hashrate').textContent).toBe('—');

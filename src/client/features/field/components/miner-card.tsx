@@ -72,7 +72,7 @@ export function MinerCard({ miner }: { miner: CachedMiner }) {
         </div>
         {reason && (
           <p className="hf-large hf-text-red hf-mt" data-testid="field-card-offline-reason">
-            {label('agentError', String(reason.code))}
+            {label('offlineReason', String(reason.code))}
           </p>
         )}
         {states.length > 0 && (

@@ -104,7 +104,7 @@ describe('miner detail', () => {
   it('says why an offline miner is offline when its agent gave a reason', async () => {
     mount({ ...miner(false), errorCodes: [{ code: -111, message: 'refused' }] } as MinerDetail);
     const reason = await screen.findByTestId('miner-detail-offline-reason');
-    expect(reason.textContent).toBe('Offline: connection refused (rebooting, API turned off, or another device at this address)');
+    expect(reason.textContent).toBe('Connection refused (rebooting, API turned off, or another device at this address)');
     expect(screen.getByTestId('miner-detail-offline').textContent).toContain('The figures below are from that reading');
   });
 

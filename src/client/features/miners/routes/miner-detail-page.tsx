@@ -156,7 +156,7 @@ function MinerDetailBody({ m, agentKey }: { m: MinerDetail; agentKey: string }) 
         <Alert color="gray" variant="light" icon={<IconPlugConnectedX size={18} />} title={t('detail.offline', { time: formatDate(m.takenAt) })} data-testid="miner-detail-offline">
           {reason && (
             <Text size="sm" fw={500} mb={4} data-testid="miner-detail-offline-reason">
-              {label('agentError', String(reason.code))}
+              {label('offlineReason', String(reason.code))}
             </Text>
           )}
           {t('detail.offlineHint')}
