@@ -183,6 +183,24 @@ describe.each(['desktop', 'phone'] as ViewportName[])('scan IP ranges at %s', (v
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 
+  it('shows a remark the table cuts off whole on a tap', async () => {
+    const remark = 'Hall 2, left aisle, racks 14 to 19 behind the cooling wall (ask the shift lead for the key)';
+    const [first] = await listRanges();
+    await api.post('/api/scanip/save', { agentKey: FARM, scanIpId: first!.id, ipBegin: first!.ipBegin, ipEnd: first!.ipEnd, remark, amount: first!.amount });
+    await page.reload();
+    await row('192.168.1.254').getByText(remark.slice(0, 12)).first().waitFor();
+    // Desktop: the remark column; phone: the one cell holding the range, its number, count and remark (two lines).
+    const cell = viewport === 'phone' ? row('192.168.1.254').getByTestId('scan-ip-range-cell') : row('192.168.1.254').locator('td', { hasText: 'Hall 2' });
+    await cell.click();
+    const bubble = page.getByTestId('data-table-cell-peek');
+    expect(await bubble.innerText()).toContain(remark);
+    const box = await bubble.boundingBox();
+    expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= width).toBe(true);
+    // The next tap elsewhere closes it.
+    await page.getByTestId('scan-ip-total').click();
+    await bubble.waitFor({ state: 'detached' });
+  });
+
   it('the agent config carries the ranges, and no page error was raised', async () => {
     const res = await fetch(`${server.url}/api/agent-uplink/config`, { headers: { Authorization: `Bearer ${FARM}.${secret}` } });
     expect(res.status).toBe(200);

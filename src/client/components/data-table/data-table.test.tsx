@@ -406,3 +406,59 @@ describe('scrolling and virtualisation', () => {
     expect(screen.getAllByTestId('data-table-row')[0]?.children[1]?.textContent).toBe(String(Math.min(...keys)));
   });
 });
+
+describe('cut cells', () => {
+  /** jsdom lays nothing out: a cell is "cut" when its scrollWidth exceeds its clientWidth, as these stubs say. */
+  function cutCells(cut: (cell: HTMLElement) => boolean) {
+    vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return cut(this) ? 300 : 100;
+    });
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(100);
+  }
+  const hashrateCell = (row = 0) => screen.getAllByRole('row')[row + 1]!.querySelectorAll('td')[2] as HTMLElement;
+
+  it('shows a cut cell’s whole text in a bubble on a tap, closed by the next tap elsewhere or Escape', () => {
+    cutCells((el) => el.tagName === 'TD' && (el.textContent ?? '').includes('TH/s'));
+    renderTable();
+    fireEvent.click(hashrateCell(0));
+    expect(screen.getByTestId('data-table-cell-peek').textContent).toBe('100 TH/s');
+    fireEvent.pointerDown(document.body);
+    expect(screen.queryByTestId('data-table-cell-peek')).toBeNull();
+    fireEvent.click(hashrateCell(1));
+    expect(screen.getByTestId('data-table-cell-peek').textContent).toBe('101 TH/s');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByTestId('data-table-cell-peek')).toBeNull();
+  });
+
+  it('shows nothing for a cell that is not cut, nor when a row’s tap opens it', () => {
+    cutCells(() => false);
+    renderTable();
+    fireEvent.click(hashrateCell(0));
+    expect(screen.queryByTestId('data-table-cell-peek')).toBeNull();
+    vi.restoreAllMocks();
+    cutCells(() => true);
+    const opened: number[] = [];
+    renderTable({ onRowClick: (row) => opened.push(row.id) });
+    fireEvent.click(screen.getAllByTestId('data-table')[1]!.querySelectorAll('tbody tr')[0]!.querySelectorAll('td')[2]!);
+    expect(opened).toEqual([1]);
+    expect(screen.queryByTestId('data-table-cell-peek')).toBeNull();
+  });
+
+  it('titles a cut rendered cell with its text now when the pointer rests on it, and not a cell that fits', () => {
+    let cut = true;
+    cutCells((el) => cut && el.tagName === 'TD');
+    // A rendered cell (an element, not text) has no title of its own.
+    const columns: Column<Miner>[] = [...COLUMNS.slice(0, 2), { key: 'hashrate', title: 'Hashrate', render: (row) => <b>{row.hashrate} TH/s</b> }];
+    const { rerender } = renderTable({ columns });
+    expect(hashrateCell(0).hasAttribute('title')).toBe(false);
+    fireEvent.mouseOver(hashrateCell(0));
+    expect(hashrateCell(0).title).toBe('100 TH/s');
+    // The row's value changes (a refresh): the next hover titles it afresh.
+    rerender(<DataTable<Miner> columns={columns} rows={makeRows(3).map((r) => ({ ...r, hashrate: r.hashrate + 5 }))} rowKey="id" prefKey={PREF_KEY} />);
+    fireEvent.mouseOver(hashrateCell(0));
+    expect(hashrateCell(0).title).toBe('105 TH/s');
+    cut = false;
+    fireEvent.mouseOver(hashrateCell(0));
+    expect(hashrateCell(0).hasAttribute('title')).toBe(false);
+  });
+});

@@ -6,6 +6,7 @@
  *   the visible window of fixed-height rows is rendered (20,000 rows stay fast).
  * - Column order, visibility and widths persist per user under preference `table:<prefKey>`.
  * - Server-side pagination is shown only when total > 50 (page sizes 50 / 100).
+ * - A cell cut off by its column shows its whole text: as its title on hover, in a bubble on a tap (cell-peek.tsx).
  *
  * Pass memoised `columns` (useMemo) so rows are not re-rendered on every parent render.
  */
@@ -27,6 +28,7 @@ import { IconAlertTriangle, IconArrowDown, IconArrowUp, IconArrowsSort } from '@
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@shared/format/number';
 import { usePhone } from '@client/lib/use-phone';
+import { useCellPeek } from './cell-peek';
 import { ColumnPicker, columnLabel } from './column-picker';
 import {
   DEFAULT_PAGE_SIZE,
@@ -243,6 +245,9 @@ export function DataTable<Row>({
   const viewportRef = useRef<HTMLDivElement>(null);
   const [resizing, setResizing] = useState<ResizeState | null>(null);
   const stopResizeRef = useRef<(() => void) | null>(null);
+
+  // A cut cell's whole text: its title on hover; on a tap, when a row's tap opens nothing else (cell-peek.tsx).
+  const peek = useCellPeek(!onRowClick);
 
   const total = pagination?.total ?? rows.length;
   const scrolling = total > SCROLL_THRESHOLD || rows.length > SCROLL_THRESHOLD;
@@ -609,7 +614,7 @@ export function DataTable<Row>({
                 })}
               </tr>
             </thead>
-            <tbody>
+            <tbody onMouseOver={peek.onMouseOver} onClick={peek.onClick}>
               {showError &&
                 renderMessage(
                   <>
@@ -650,6 +655,7 @@ export function DataTable<Row>({
             </tbody>
           </table>
         </div>
+        {peek.bubble}
         {loading && rows.length > 0 && (
           <div className={classes.overlay} data-testid="data-table-loading" role="status" aria-label={t('loading')}>
             <Loader size="sm" />
