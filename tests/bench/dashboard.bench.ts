@@ -1,12 +1,13 @@
 /**
  * (e) dashboard — the dashboard's queries on a farm of 20,000 miners with 30 days of per-cycle history, on
  * PGlite and on a throw-away PostgreSQL. Seeded in bulk SQL (generate_series), not through the uplink:
- * 20,000 miners (one in ten offline with the agent's reason, a fault label on one in twelve, temperatures 45–95 °C),
- * 43,200 farm_stats_minute rows (one per minute over 30 days; the trigger rolls them up per hour), 8,040 older hourly
- * roll-up rows (the rest of a year), and HF_BENCH_DASH_HOURS (default 8) hourly miner_stats_hour rows per miner
- * (160,000), from which the seed fills the per-miner figures the ingest keeps (migration 202611230220) — no call
- * measured here reads miner_stats_hour any more (the 8-hour qualified count reads those figures), so their number
- * does not change the figures; 30 days of them (14.4 M rows) is HF_BENCH_DASH_HOURS=720, slow to seed.
+ * 20,000 miners (one in ten offline with the agent's reason, a fault label on one in twelve, temperatures 45–95 °C)
+ * in 80 zones (sub-areas of one /24 each), 43,200 farm_stats_minute rows (one per minute over 30 days; the trigger
+ * rolls them up per hour), 8,040 older hourly roll-up rows (the rest of a year), and HF_BENCH_DASH_HOURS (default 8)
+ * hourly miner_stats_hour rows per miner (160,000), from which the seed fills the per-miner figures the ingest keeps
+ * (migration 202611230220) — no call measured here reads miner_stats_hour any more (the 8-hour qualified count reads
+ * those figures), so their number does not change the figures; 30 days of them (14.4 M rows) is
+ * HF_BENCH_DASH_HOURS=720, slow to seed.
  * The farm and the user are created through the API; on PGlite the server is stopped while the bench
  * seeds its data directory in-process, then started again. Each call: 3 warm-ups, then 30 sequential
  * requests, each right after an agent cycle (one new reading through the uplink: the farm's data stamp changes, so
@@ -94,6 +95,14 @@ export function seedSql(): string[] {
      where h.miner_id = m.id and m.agent_key = ${k}`,
     // The current hour is on the miner's row only (migration 202611230410): its history row comes when the hour closes.
     `delete from miner_stats_hour h using miners m where h.miner_id = m.id and m.agent_key = ${k} and h.at = m.stat_hour_at`,
+    // The farm's zones: a hall of 80 rows, one /24 each (10.0.0.* … 10.0.79.*: miners 0–20,223), so the dashboard's
+    // "where miners are offline" looks up a zone for each offline miner.
+    `insert into sub_areas (agent_key, parent_id, name, level) values (${k}, null, 'Hall', 1)`,
+    `insert into sub_areas (agent_key, parent_id, name, level)
+     select ${k}, (select id from sub_areas where agent_key = ${k} and name = 'Hall'), 'Row ' || r, 2 from generate_series(0, 79) r`,
+    `insert into sub_area_segments (agent_key, area_id, segment, begin_num, end_num, remark)
+     select ${k}, a.id, '10.0.' || r || '.0-10.0.' || r || '.255', (10::bigint << 24) + r * 256, (10::bigint << 24) + r * 256 + 255, ''
+     from generate_series(0, 79) r join sub_areas a on a.agent_key = ${k} and a.name = 'Row ' || r`,
     `analyze`,
   ];
 }

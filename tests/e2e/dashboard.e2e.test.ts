@@ -1,9 +1,8 @@
 /**
  * Dashboard end to end: a farm of 60 miners uploaded through the agent uplink (two cycles) — on a desktop the
  * counters, the hashrate chart with its three ranges, the today / 3 days / 1 week panels, temperatures, top
- * faults (a fault opens the miner list filtered by it) and why miners are offline (a reason opens its miners), the
- * NUC card; a failing summary shows the error state and
- * recovers on retry; a member of a farm without miners sees the "add scan IP ranges" empty state; a farm whose agent
+ * faults (a fault opens the miner list filtered by it), why and where miners are offline (a reason or a zone opens
+ * its miners), the NUC card; a failing summary shows the error state and recovers on retry; a member of a farm without miners sees the "add scan IP ranges" empty state; a farm whose agent
  * went quiet says so above its figures (dashboard, miner list, hashrate overview); on a 360 px phone the panels stack
  * and the chart fits without sideways scrolling.
  */
@@ -11,8 +10,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { MinerSnapshot } from '@shared/schemas/miner-snapshot';
-import { minerSnapshot, uploadBatch } from '../support/miner-snapshots';
-import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, trackPageErrors } from '../support/e2e-browser';
+import { minerIp, minerSnapshot, uploadBatch } from '../support/miner-snapshots';
+import { type ApiSession, VIEWPORTS, launchBrowser, loginUi, newContext, selectFarm, setupAdmin, tableRowKeys, trackPageErrors } from '../support/e2e-browser';
 import { setFarmLastOnline } from '../support/e2e-seed';
 import { type E2EServer, startServer } from '../support/e2e-server';
 
@@ -56,6 +55,10 @@ beforeAll(async () => {
   await setFarmLastOnline(server, QUIET, new Date(now - 600_000));
   await upload(secret, 1, new Date(now - 120_000).toISOString());
   snaps = await upload(secret, 2, new Date(now - 60_000).toISOString());
+  // A row of the hall holding miners 0–29 (three of them offline).
+  const hall = await api.post<{ id: number }>('/api/minerv2/agentSubArea/save', { agentKey: FARM, name: 'Hall 1' });
+  const row2 = await api.post<{ id: number }>('/api/minerv2/agentSubArea/save', { agentKey: FARM, name: 'Row 2', parentId: hall.id });
+  await api.post('/api/minerv2/agentSubIp/save', { agentKey: FARM, areaId: row2.id, segments: `${minerIp(0)}-${minerIp(29)}` });
   // A member of the empty farm only, who may edit its scan IP ranges.
   const role = await api.post<{ id: string }>('/api/role/save', { name: 'dash-empty-role', permissions: '1000,10000,82000,82500' });
   await api.post('/api/user/save', { user: 'newfarm', password: 'member-pass-1', roleId: role.id, agentKeys: EMPTY });
@@ -144,6 +147,15 @@ describe('dashboard at 1440 px', () => {
     await reason.click();
     await page.waitForURL((u) => u.pathname === '/device/miner' && u.searchParams.get('status') === 'offline' && u.searchParams.get('errorCode') === '-110');
     await expect.poll(() => page.getByTestId('miner-counter-total-value').textContent(), { timeout: 15_000 }).toBe(String(noAnswer));
+    await page.goBack();
+    await page.getByTestId('dashboard-page').waitFor();
+    // Where: the row holding miners 0–29, with its offline ones.
+    const inRow = snaps.flatMap((s, i) => (i < 30 && !s.online ? [s.ip] : []));
+    const zone = card.getByTestId('dashboard-offline-zone');
+    expect(await zone.innerText()).toMatch(new RegExp(`^Hall 1 / Row 2\\s*${inRow.length}$`));
+    await zone.click();
+    await page.waitForURL((u) => u.searchParams.get('status') === 'offline' && u.searchParams.has('subArea'));
+    await expect.poll(async () => (await tableRowKeys(page)).sort(), { timeout: 15_000 }).toEqual([...inRow].sort());
     await page.goBack();
     await page.getByTestId('dashboard-page').waitFor();
   });

@@ -1,13 +1,14 @@
 /**
  * GET /api/dashboard/summary and /series: counters, period panels (today, 3 days, 1 week) from per-cycle rows
  * seeded in SQL with known values (through the hourly roll-up the trigger keeps), the temperature distribution of
- * the online miners, the offline miners per reason, the chart ranges, a farm without miners, permissions.
+ * the online miners, the offline miners per reason and the zones holding most of them, the chart ranges, a farm
+ * without miners, permissions.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SnapshotBatch } from '@shared/schemas/agent-uplink';
 import type { DashboardSummary } from '@shared/schemas/miner-records';
-import { minerSnapshot, readingTempMax } from '../support/miner-snapshots';
+import { minerIp, minerSnapshot, readingTempMax } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createFarm, createMember, createTestApp, setupAdmin, uploadBatch } from './harness';
 
 describe('dashboard summary', () => {
@@ -15,6 +16,8 @@ describe('dashboard summary', () => {
   let admin: Client;
   let farmA: { agentKey: string; secret: string };
   let farmB: { agentKey: string; secret: string };
+  /** Sub-areas "Hall A / Row 1" and "Hall A / Row 2". */
+  let rows: number[] = [];
   // Miners 8, 18 and 28 are offline: two with the agent's reason "no answer" (-110), one with none recorded; an
   // online miner carrying a reason code is not an offline one.
   const reasons: Record<number, number> = { 8: -110, 18: -110, 5: -111 };
@@ -32,6 +35,15 @@ describe('dashboard summary', () => {
     const batch: SnapshotBatch = { agentVersion: '1.4.2', batchSeq: 1, cycleStartedAt: new Date().toISOString(), cycleDurationMs: 8000, snapshots: snaps };
     const res = await uploadBatch(t.app, farmA, batch);
     expect(res.statusCode, res.body).toBe(200);
+    // Two rows of a hall: miners 0–19 (offline: 8 and 18) and 20–29 (offline: 28). Before any summary is kept.
+    const area = async (name: string, parentId?: number) =>
+      body<{ id: number }>(await admin.post('/api/minerv2/agentSubArea/save', { agentKey: farmA.agentKey, name, ...(parentId ? { parentId } : {}) })).data.id;
+    const hall = await area('Hall A');
+    rows = [await area('Row 1', hall), await area('Row 2', hall)];
+    for (const [id, from, to] of [[rows[0]!, 0, 19], [rows[1]!, 20, 29]] as const) {
+      const seg = await admin.post('/api/minerv2/agentSubIp/save', { agentKey: farmA.agentKey, areaId: id, segments: `${minerIp(from)}-${minerIp(to)}` });
+      expect(seg.statusCode, seg.body).toBe(200);
+    }
     // Replace the ingest's own rows by a known history: one row per minute over 8 days; rows within the last
     // 3 days have real 900 / ideal 1000, 10 total / 9 online / 6 qualified, temp 70 / 60; older rows real 500,
     // 10 / 5 / 5, temp 90 / 80.
@@ -117,6 +129,14 @@ describe('dashboard summary', () => {
     expect(c.offline - c.offlineReasons.reduce((a, r) => a + r.count, 0)).toBe(1);
   });
 
+  it('names the zones holding the most offline miners', async () => {
+    const { counters: c } = await summary(farmA.agentKey);
+    expect(c.offlineZones).toEqual([
+      { id: String(rows[0]), path: 'Hall A / Row 1', count: 2 },
+      { id: String(rows[1]), path: 'Hall A / Row 2', count: 1 },
+    ]);
+  });
+
   it('gives the chart ranges from the minute rows (last hour) and the hourly roll-up (30 days, 1 year)', async () => {
     const series = async (range: string) => body<{ at: string; realGhs: number; idealGhs: number }[]>(await admin.get('/api/dashboard/series', { agentKey: farmA.agentKey, range })).data;
     const hour = await series('hour');
@@ -150,7 +170,7 @@ describe('dashboard summary', () => {
     const s = await summary(farmB.agentKey);
     expect(s.panels.every((p) => p.samples === 0 && p.realGhs === null && p.onlineRate === null)).toBe(true);
     expect(s.temperature).toMatchObject({ online: 0, max: null, avg: null, unknown: 0 });
-    expect(s.counters).toMatchObject({ total: 0, online: 0, topFaults: [], offlineReasons: [] });
+    expect(s.counters).toMatchObject({ total: 0, online: 0, topFaults: [], offlineReasons: [], offlineZones: [] });
   });
 
   it('needs the miners key (like every miner read) and membership; refuses a bad offset', async () => {

@@ -67,6 +67,8 @@ export interface DashboardCounters {
    * a reply, -113 unreachable), reasons given only, most frequent first. The rest of `offline` have none recorded.
    */
   offlineReasons: { code: number; count: number }[];
+  /** The zones (leaf sub-areas: id, path "Top / Row / Rack") holding the most offline miners, most first, at most 3. */
+  offlineZones: { id: string; path: string; count: number }[];
 }
 
 export interface DashboardSummary {

@@ -1,6 +1,6 @@
 /**
  * The dashboard's reads, each a few aggregate queries that stay cheap at 20,000 miners with a year of history:
- * - GET /api/dashboard/summary: miner counters now (states, offline over 24 h, fault labels, why offline) and the temperature
+ * - GET /api/dashboard/summary: miner counters now (states, offline over 24 h, fault labels, why and where offline) and the temperature
  *   distribution of the online miners — one scan of the farm's miners, kept under the farm's data stamp; the period panels (today, 3 days,
  *   1 week — spec 3 §9) from the hourly roll-up farm_stats_hour (at most 168 rows; periods start at the hour).
  * - GET /api/dashboard/series: real vs ideal over the last hour (per-minute rows, ≤ 60), 30 days (hourly roll-up,
@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { FarmSeriesPoint } from '@shared/schemas/miner';
 import type { DashboardCounters, DashboardPeriod, DashboardPeriodPanel, DashboardSeriesRange, DashboardSummary, TempBucket } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
-import { counterItems, countersOf, minerWhere, offlineReasonCounts, offlineReasonsOf, topFaultsOf } from '../miners/miner-sql';
+import { counterItems, countersOf, minerWhere, offlineMinersSql, offlineReasonCounts, offlineReasonsOf, offlineZonesSql, topFaultsOf } from '../miners/miner-sql';
 import { DataStampCache, type Stamps, filterKey, hasOffShelf, stampsOf, stampsSql } from '../miners/miner-stamps';
 
 /** Temperature bucket edges, °C: below 40, 40–50 … 80–90, 90 and above. */
@@ -37,16 +37,18 @@ async function minersNow(db: DB, agentKey: string): Promise<MinersNow> {
 
 async function scanMiners(db: DB, agentKey: string, offShelf: boolean): Promise<{ value: MinersNow; stamps: Stamps }> {
   const bands = TEMP_EDGES.map((e, i) => sql`count(*) filter (where m.online and m.temp_max < ${sql.lit(e)}${i > 0 ? sql` and m.temp_max >= ${sql.lit(TEMP_EDGES[i - 1]!)}` : sql``})::int as ${sql.ref(`t${i}`)}`);
-  const { rows } = await sql<Record<string, number | null> & { stamp: string; identity_stamp: string }>`
-    select s.*, c.*, o.* from (select ${stampsSql(agentKey)}) s, (
+  const { rows } = await sql<Record<string, number | null> & { stamp: string; identity_stamp: string; offline_zones: string }>`
+    with offline as materialized (${offlineMinersSql(agentKey, minerWhere(agentKey, {}, offShelf))})
+    select s.*, c.*, o.*, (${offlineZonesSql('offline')}) as offline_zones from (select ${stampsSql(agentKey)}) s, (
       select count(*)::int as total, ${sql.join([...counterItems(), ...bands])},
         count(*) filter (where m.online and m.temp_max >= ${sql.lit(TEMP_EDGES[TEMP_EDGES.length - 1]!)})::int as ${sql.ref(`t${TEMP_EDGES.length}`)},
         count(*) filter (where m.online and m.temp_max is null)::int as temp_unknown,
         max(m.temp_max) filter (where m.online) as temp_max, avg(m.temp_max) filter (where m.online) as temp_avg
       from miners m where ${minerWhere(agentKey, {}, offShelf)}
-    ) c, (${offlineReasonCounts(minerWhere(agentKey, {}, offShelf))}) o
+    ) c, (${offlineReasonCounts('offline')}) o
   `.execute(db);
   const r: Record<string, number | null> = rows[0] ?? {};
+  const offlineZones = JSON.parse(rows[0]?.offline_zones ?? '[]') as DashboardCounters['offlineZones'];
   const n = (k: string) => r[k] ?? 0;
   const counts = countersOf(n);
   const buckets: TempBucket[] = [];
@@ -54,7 +56,7 @@ async function scanMiners(db: DB, agentKey: string, offShelf: boolean): Promise<
     buckets.push({ from: i === 0 ? 0 : TEMP_EDGES[i - 1]!, to: i < TEMP_EDGES.length ? TEMP_EDGES[i]! : null, count: n(`t${i}`) });
   }
   const value: MinersNow = {
-    counters: { total: n('total'), ...counts, topFaults: topFaultsOf(counts.faults), offlineReasons: offlineReasonsOf(n) },
+    counters: { total: n('total'), ...counts, topFaults: topFaultsOf(counts.faults), offlineReasons: offlineReasonsOf(n), offlineZones },
     temperature: { max: r1(r.temp_max), avg: r1(r.temp_avg), online: n('online'), unknown: n('temp_unknown'), buckets },
   };
   return { value, stamps: stampsOf(rows[0]) };

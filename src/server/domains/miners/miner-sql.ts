@@ -95,16 +95,44 @@ export function topFaultsOf(faults: Record<FaultLabel, number>): { label: FaultL
 }
 
 /**
- * A select of one row counting the offline miners among `where`'s (alias m) per reason their agent gave for its failed
- * polls (OFFLINE_REASON_CODES, the first of the reading's error codes: src/agent/offline-reason.ts): `r110`, `r111` …
- * The offline miners only, each reading's codes parsed once (offset 0 keeps the sub-select a step of its own; in the
- * counters' own scan the four counts parsed them four times: +35 ms for 2,000 offline miners on PGlite).
+ * The offline miners among `where`'s (alias m), one row each, as a WITH query of the statement that counts them
+ * (`with offline as materialized (…)`: one pass for the reasons and the zones): `code`, its agent's reason (the first
+ * of the reading's error codes, src/agent/offline-reason.ts; parsed only when the figures hold a code), and
+ * `zone_id`, the leaf sub-area holding its address (one index step; none looked up when the farm has no IP segments).
  */
-export function offlineReasonCounts(where: RawBuilder<unknown>): RawBuilder<unknown> {
-  const counts = OFFLINE_REASON_CODES.map((code) => sql`count(*) filter (where r.code = ${sql.lit(String(code))})::int as ${sql.ref(`r${-code}`)}`);
-  return sql`select ${sql.join(counts)} from (
-    select case when ${MAY_HAVE_ERROR_CODES} then ${errorCodesSql()} -> 0 ->> 'code' end as code from miners m where ${where} and not m.online offset 0
-  ) r`;
+export function offlineMinersSql(agentKey: string, where: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`select case when ${MAY_HAVE_ERROR_CODES} then ${errorCodesSql()} -> 0 ->> 'code' end as code,
+      case when exists (select 1 from sub_area_segments s where s.agent_key = ${agentKey}) then ${ZONE_ID} end as zone_id
+    from miners m where ${where} and not m.online`;
+}
+
+/**
+ * A select of one row counting the rows of `offline` (offlineMinersSql) per reason their agent gave for its failed
+ * polls (OFFLINE_REASON_CODES): `r110`, `r111` … (Counted in the counters' own scan, the four counts parsed each
+ * reading four times and read every miner's row: +35 ms for 2,000 offline miners among 20,000 on PGlite.)
+ */
+export function offlineReasonCounts(offline: string): RawBuilder<unknown> {
+  const counts = OFFLINE_REASON_CODES.map((code) => sql`count(*) filter (where o.code = ${sql.lit(String(code))})::int as ${sql.ref(`r${-code}`)}`);
+  return sql`select ${sql.join(counts)} from ${sql.table(offline)} o`;
+}
+
+/** How many zones offlineZonesSql names at most. */
+export const OFFLINE_ZONES_SHOWN = 3;
+
+/**
+ * A select of one value: the zones holding the most rows of `offline` (offlineMinersSql) as JSON text
+ * `[{ id, path, count }]`, most first (ties by id), at most OFFLINE_ZONES_SHOWN. Only the zones shown are named (their
+ * path: naming every offline miner's zone took ~100 ms for 2,000 of them in 80 zones on PGlite). A row of racks without
+ * power shows as one zone.
+ */
+export function offlineZonesSql(offline: string): RawBuilder<unknown> {
+  return sql`select coalesce(json_agg(json_build_object('id', z.id::text, 'path', ${ZONE_PATH}, 'count', z.n) order by z.n desc, z.id), '[]')::text
+    from (
+      select o.zone_id as id, count(*)::int as n from ${sql.table(offline)} o where o.zone_id is not null
+      group by 1 order by n desc, 1 limit ${sql.lit(OFFLINE_ZONES_SHOWN)}
+    ) z
+    join sub_areas a1 on a1.id = z.id
+    ${AREA_PARENTS}`;
 }
 
 /** The counts of offlineReasonCounts read back: the reasons given, most frequent first (ties in OFFLINE_REASON_CODES order). */
@@ -293,16 +321,21 @@ const IP_NUMBER = sql`(m.ip_inet - '0.0.0.0'::inet)`;
  * or below it: one step backwards through the index sub_area_segments_farm (agent_key, begin_num, end_num), not a
  * scan of the farm's segments.
  */
-const zoneOf = (value: RawBuilder<unknown>) => sql`(select ${value}
-    from (select s.area_id, s.end_num from sub_area_segments s
+const SEGMENT_OF_IP = sql`(select s.area_id, s.end_num from sub_area_segments s
           where s.agent_key = m.agent_key and s.begin_num <= ${IP_NUMBER}
-          order by s.begin_num desc limit 1) seg
-    join sub_areas a1 on a1.id = seg.area_id
-    left join sub_areas a2 on a2.id = a1.parent_id
+          order by s.begin_num desc limit 1) seg`;
+/** The area a1 and its parents a2 … a5 (joined on `a1.id = …` by the caller). */
+const AREA_PARENTS = sql`left join sub_areas a2 on a2.id = a1.parent_id
     left join sub_areas a3 on a3.id = a2.parent_id
     left join sub_areas a4 on a4.id = a3.parent_id
-    left join sub_areas a5 on a5.id = a4.parent_id
+    left join sub_areas a5 on a5.id = a4.parent_id`;
+const zoneOf = (value: RawBuilder<unknown>) => sql`(select ${value}
+    from ${SEGMENT_OF_IP}
+    join sub_areas a1 on a1.id = seg.area_id
+    ${AREA_PARENTS}
     where seg.end_num >= ${IP_NUMBER})`;
+/** The id of the miner's zone alone (alias m): the leaf sub-area holding its address, null when none does. */
+const ZONE_ID = sql`(select seg.area_id from ${SEGMENT_OF_IP} where seg.end_num >= ${IP_NUMBER})`;
 const ZONE_PATH = sql`concat_ws(' / ', a5.name, a4.name, a3.name, a2.name, a1.name)`;
 const ZONE_SQL = zoneOf(sql`json_build_array(a1.id::text, ${ZONE_PATH})::text`);
 /** The path of the miner's zone alone (alias m), null when no segment holds its address: the phone's sync rows (miner-sync-rows.ts). */

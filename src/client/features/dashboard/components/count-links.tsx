@@ -12,7 +12,7 @@ export interface CountLink {
   color?: string;
 }
 
-export function CountLinks({ rows, rowTestId, hint }: { rows: readonly CountLink[]; rowTestId: string; hint: string }) {
+export function CountLinks({ rows, rowTestId, hint }: { rows: readonly CountLink[]; rowTestId: string; hint?: string }) {
   return (
     <Stack gap={2}>
       {/* The whole row is the link: a finger-size target on a phone, not the 20 px line of its name; a long name wraps beside its count. */}
@@ -33,9 +33,11 @@ export function CountLinks({ rows, rowTestId, hint }: { rows: readonly CountLink
           </Badge>
         </UnstyledButton>
       ))}
-      <Text size="xs" c="dimmed">
-        {hint}
-      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -15,8 +15,8 @@ beforeAll(async () => {
   await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { dashboard } }, ns: ['dashboard'], defaultNS: 'dashboard', interpolation: { escapeValue: false } });
 });
 
-function counters(offline: number, offlineReasons: DashboardCounters['offlineReasons'] | undefined): DashboardCounters {
-  return { offline, offlineReasons } as DashboardCounters;
+function counters(offline: number, offlineReasons: DashboardCounters['offlineReasons'] | undefined, offlineZones: DashboardCounters['offlineZones'] = []): DashboardCounters {
+  return { offline, offlineReasons, offlineZones } as DashboardCounters;
 }
 
 function renderCard(c: DashboardCounters) {
@@ -47,6 +47,16 @@ describe('OfflineReasonsCard', () => {
     expect(other.getAttribute('href')).toBe('/device/miner?status=offline');
   });
 
+  it('names the zones holding most of them, each linked to its offline miners', () => {
+    renderCard(counters(12, [{ code: -110, count: 12 }], [{ id: '7', path: 'Hall A / Row 3', count: 9 }, { id: '8', path: 'Hall B / Row 1', count: 2 }]));
+    const zones = screen.getAllByTestId('dashboard-offline-zone');
+    expect(zones.map((z) => [z.textContent, z.getAttribute('href')])).toEqual([
+      ['Hall A / Row 39', '/device/miner?status=offline&subArea=7'],
+      ['Hall B / Row 12', '/device/miner?status=offline&subArea=8'],
+    ]);
+    expect(screen.getByTestId('dashboard-offline-zones').textContent).toContain('Zones with the most offline miners');
+  });
+
   it('has no "other" row when every offline miner has a reason', () => {
     renderCard(counters(4, [{ code: -104, count: 4 }]));
     expect(rows().map((r) => r.getAttribute('data-key'))).toEqual(['-104']);
@@ -55,12 +65,14 @@ describe('OfflineReasonsCard', () => {
   it('says so when no miner is offline', () => {
     renderCard(counters(0, []));
     expect(rows()).toHaveLength(0);
+    expect(screen.queryByTestId('dashboard-offline-zones')).toBeNull();
     expect(screen.getByText('No miner is offline right now.')).toBeTruthy();
   });
 
   it('counts every offline miner as "other" from a summary kept before reasons were counted', () => {
-    renderCard(counters(5, undefined));
+    renderCard({ offline: 5 } as DashboardCounters);
     expect(rows().map((r) => r.getAttribute('data-key'))).toEqual(['other']);
+    expect(screen.queryByTestId('dashboard-offline-zones')).toBeNull();
     expect(within(rows()[0]!).getByText('5')).toBeTruthy();
   });
 });
