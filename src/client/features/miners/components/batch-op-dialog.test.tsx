@@ -200,3 +200,87 @@ describe('the result', () => {
     expect(failures.textContent).toContain('Miner unreachable: timeout');
   });
 });
+
+describe('fields checked before anything is sent (walk 35)', () => {
+  it('set pools with nothing filled: pool 1 URL, its worker and the code are said at once; a malformed pool 2 URL too', async () => {
+    const { posted } = await openDialog('batchSetPool');
+    fireEvent.change(screen.getByTestId('batch-field-pool2Url'), { target: { value: 'http//backup pool' } });
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(screen.getByText('Enter the pool worker name')).toBeTruthy();
+    expect(screen.getByText(/Enter a well-formed pool URL/)).toBeTruthy();
+    expect(screen.getByText('Please enter the verification code')).toBeTruthy();
+    expect(screen.getByTestId('batch-field-pool1Url').getAttribute('aria-invalid')).toBe('true');
+    expect(posted).toEqual([]);
+  });
+
+  it('the first field in error is brought into view (on a phone it is above the screen, the Run button below)', async () => {
+    const scrolled: Element[] = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function scrollIntoView(this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      await openDialog('batchSetPool');
+      fireEvent.change(screen.getByTestId('batch-field-pool1User'), { target: { value: 'rig7' } });
+      fireEvent.click(screen.getByTestId('batch-dialog-run'));
+      // The field with its label and message (pool 1's URL, the first in error; its worker is filled).
+      await waitFor(() => expect(scrolled).toHaveLength(1));
+      expect(scrolled[0]!.contains(screen.getByTestId('batch-field-pool1Url'))).toBe(true);
+      expect(scrolled[0]!.textContent).toContain('Required');
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
+  });
+
+  it('firmware URL, customer and accident type: required at their fields, nothing sent', async () => {
+    for (const [op, message] of [
+      ['batchUpgrade', 'Required'],
+      ['batchCustomer', 'Required'],
+      ['batchAccident', 'Choose an accident type from the list'],
+    ] as const) {
+      const { posted } = await openDialog(op, { answer: { taskId: 't1', queued: 2, refused: [] } });
+      if (op === 'batchUpgrade') fireEvent.change(screen.getByTestId('batch-code-input'), { target: { value: '123456' } });
+      fireEvent.click(screen.getByTestId('batch-dialog-run'));
+      expect(await screen.findByText(message), op).toBeTruthy();
+      expect(posted, op).toEqual([]);
+      cleanup();
+    }
+  });
+
+  it('"no customer" needs no name: it is sent', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 0, msg: 'success', data: [] })));
+    const { posted } = await openDialog('batchCustomer', { answer: { taskId: 't1', queued: 2, refused: [] } });
+    fireEvent.click(screen.getByTestId('batch-field-customer'));
+    fireEvent.click(await screen.findByRole('option', { name: "No customer (the farm's own)" }));
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toContain('clear=true');
+  });
+});
+
+describe('a wrong code (walk 35)', () => {
+  it('its message goes once another code is typed (it no longer describes what is in the field)', async () => {
+    vi.stubGlobal('fetch', async (url: string) => {
+      const path = new URL(url, 'http://localhost').pathname;
+      if (path === '/api/minerv2/batchReset') return new Response(JSON.stringify({ code: 1021, msg: 'The verification code is wrong or has expired', data: null }), { status: 400 });
+      return new Promise(() => undefined);
+    });
+    const client = testQueryClient();
+    client.setQueryData(sessionKeys.currentUser, { id: 'u1', isAdmin: true, email: 'tech@example.com', mobile: null, areaCode: '86' });
+    render(
+      withProviders(
+        await translations('en-US'),
+        <MemoryRouter>
+          <BatchOpDialog op="batchReset" agentKey="north-hall" targetLabel="Target" count={2} resolveTarget={async () => ({ ips: '10.0.0.1' })} example={{ ip: '10.0.0.1', sn: '' }} onClose={() => undefined} />
+        </MemoryRouter>,
+        client,
+      ),
+    );
+    fireEvent.change(screen.getByTestId('batch-code-input'), { target: { value: '111111' } });
+    fireEvent.click(screen.getByTestId('batch-dialog-run'));
+    expect(await screen.findByText('The verification code is wrong or has expired')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('batch-code-input'), { target: { value: '2' } });
+    expect(screen.queryByText('The verification code is wrong or has expired')).toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 /** One batch op: its parameters, the verification code when sensitive, then the live progress of the queued batch. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { ApiError } from '@client/lib/api-client';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
 import { usePhone } from '@client/lib/use-phone';
 import { ERROR } from '@shared/errors';
-import { type MinerBatchOp, RECORD_ONLY_OPS } from '@shared/schemas/batch-operations';
+import { type MinerBatchOp, RECORD_ONLY_OPS, isValidPoolUrl } from '@shared/schemas/batch-operations';
 import { batchKeys, runBatchOp } from '../api/batch-api';
 import { recordKeys } from '../api/miner-records-api';
 import { minerKeys } from '../api/miners-api';
@@ -19,6 +19,39 @@ import { VerificationCodeStep } from './verification-code-step';
 
 const CODE_ERRORS = new Set<number | string>([ERROR.codeRequired.code, ERROR.codeWrong.code]);
 const IRREVERSIBLE: readonly MinerBatchOp[] = ['batchReset', 'batchDelete', 'batchUpgrade'];
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+/**
+ * The text and choice fields an op cannot run without, and the pool URLs that are not well formed (spec 3 §5), as
+ * error keys of the errors catalogue: said at their fields together with a missing code, in one go, instead of one
+ * round trip per field (the server checks the same and stays the authority).
+ */
+function fieldErrorKeys(op: MinerBatchOp, values: BatchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  switch (op) {
+    case 'batchSetPool':
+      for (const n of [1, 2, 3]) {
+        const url = text(values[`pool${n}Url`]);
+        if (n === 1 && url === '') out.pool1Url = 'validation.required';
+        else if (url !== '' && !isValidPoolUrl(url)) out[`pool${n}Url`] = 'validation.poolUrl';
+      }
+      if (text(values.pool1User) === '') out.pool1User = 'validation.poolUser';
+      break;
+    case 'batchUpgrade':
+      if (text(values.fileUrl) === '') out.fileUrl = 'validation.required';
+      break;
+    case 'batchCustomer':
+      if (values.clear !== true && text(values.customer) === '') out.customer = 'validation.required';
+      break;
+    case 'batchAccident':
+      if (text(values.accident) === '') out.accident = 'validation.accidentType';
+      break;
+    default:
+      break;
+  }
+  return out;
+}
 
 export interface BatchOpDialogProps {
   op: MinerBatchOp;
@@ -47,13 +80,41 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
   const sensitive = opNeedsCode(op);
   const recordsOnly = (RECORD_ONLY_OPS as readonly string[]).includes(op);
   const leavesList = LEAVES_LIST_OPS.includes(op);
+  const formRef = useRef<HTMLDivElement>(null);
+  /** Set by a Run that ended in messages at fields: the first of them is brought into view (on a phone it is often
+   * above the screen's top, the Run button at the bottom, and no toast repeats it). */
+  const revealError = useRef(false);
+
+  useEffect(() => {
+    if (!revealError.current) return;
+    revealError.current = false;
+    const field = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-error="true"]');
+    field?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [errors]);
+
+  const showErrors = (shown: Record<string, string>) => {
+    revealError.current = Object.keys(shown).length > 0;
+    setErrors(shown);
+  };
+
+  /** A code typed again makes the last "wrong or expired code" stale: it goes while the new one is typed. */
+  const onCode = (next: string) => {
+    setCode(next);
+    if (errors.code)
+      setErrors((shown) => {
+        const rest = { ...shown };
+        delete rest.code;
+        return rest;
+      });
+  };
 
   const submit = async () => {
-    // Said at the fields at once, nothing sent: an emptied number, or no code yet.
+    // Said at the fields at once, nothing sent: an emptied number, a required field left empty, or no code yet.
     const local: Record<string, string> = {};
+    for (const [k, key] of Object.entries(fieldErrorKeys(op, values))) local[k] = t(`errors:${key}`);
     for (const k of missingNumbers(op, values)) local[k] = t('errors:validation.required');
     if (sensitive && code.trim() === '') local.code = t('errors:codeRequired');
-    setErrors(local);
+    showErrors(local);
     if (Object.keys(local).length > 0) return;
     setBusy(true);
     try {
@@ -84,7 +145,7 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
       let shown: Record<string, string> = {};
       if (e instanceof ApiError && CODE_ERRORS.has(e.code)) shown = { code: e.message };
       else if (e instanceof ApiError) shown = e.fields;
-      setErrors(shown);
+      showErrors(shown);
       const keys = Object.keys(shown);
       const allAtFields = keys.length > 0 && keys.every((k) => k === 'code' ? sensitive : k in values);
       if (!allAtFields) notifyFailure(e, t('batch.dialog.failed'));
@@ -129,8 +190,9 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
           </Group>
         </Stack>
       ) : (
-        <Stack gap="sm">
-          <Text size="sm" data-testid="batch-target">
+        <Stack gap="sm" ref={formRef}>
+          {/* An uploaded file's name can be one long word: it wraps instead of running past a phone's edge. */}
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="batch-target">
             {targetLabel}
           </Text>
           {tooMany && <Alert color="red">{t('batch.dialog.tooMany')}</Alert>}
@@ -145,7 +207,7 @@ export function BatchOpDialog({ op, agentKey, targetLabel, count, resolveTarget,
               {t('batch.dialog.irreversible')}
             </Alert>
           )}
-          {sensitive && <VerificationCodeStep code={code} onCode={setCode} error={errors.code} />}
+          {sensitive && <VerificationCodeStep code={code} onCode={onCode} error={errors.code} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('batch.dialog.cancel')}

@@ -131,3 +131,35 @@ describe('set pools: filled from what the farm keeps', () => {
     expect(asked).toContain('/api/minerv2/poolSubAccountQuery?agentKey=north-hall');
   });
 });
+
+describe('what an operator reads before running (walk 35)', () => {
+  it('the worker example before a worker is typed names it in the interface language, not an English "worker"', async () => {
+    const ruI18n = await minersI18n();
+    ruI18n.addResourceBundle('ru', 'miners', (await import('@locales/ru/miners.json')).default);
+    await ruI18n.changeLanguage('ru');
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 0, msg: 'success', data: [] })));
+    render(withProviders(ruI18n, <BatchOpFields op="batchSetPool" agentKey="north-hall" values={{ ...EMPTY_POOL_FORM, workerSuffix: 'ip' }} onChange={() => undefined} errors={{}} example={{ ip: '10.0.0.1', sn: 'SN1' }} />));
+    expect(screen.getByTestId('batch-worker-preview').textContent).toBe('Пример воркера: <воркер>.10x0x0x1');
+  });
+
+  it.each([
+    ['batchAdjustHashRate', /Only Antminer S21 and T21 on stock firmware from 2024-05-20/],
+    ['batchSetFrequency', /Only the Antminer S19 family/],
+    ['batchChangePowerPercent', /S19 XP Hyd included\) and T21 on stock firmware built after September 2024/],
+  ] as const)('%s says which miners take it (the others are refused)', (op, text) => {
+    renderFields(op);
+    expect(screen.getByText(text)).toBeTruthy();
+  });
+
+  it('firmware upgrade on a phone: "keep settings" is a switch of a finger\u2019s size', () => {
+    const desktop = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...desktop(query), matches: query.includes('max-width') });
+    try {
+      renderFields('batchUpgrade');
+      const root = screen.getByTestId('batch-field-keepSettings').closest('.mantine-Switch-root') as HTMLElement;
+      expect(root.getAttribute('style')).toContain('--switch-height: var(--switch-height-lg)');
+    } finally {
+      window.matchMedia = desktop;
+    }
+  });
+});

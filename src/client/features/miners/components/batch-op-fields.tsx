@@ -74,10 +74,11 @@ export function BatchOpFields({ op, agentKey, values, onChange, errors, example 
     <TextInput key={key} label={label} required={required} value={str(values[key])} onChange={(e) => onChange(key, e.currentTarget.value)} error={errors[key]} data-testid={`batch-field-${key}`} />
   );
   // An emptied field stays empty (''): it is required, never read as 0 (fans at 0 %, or a silent 65 % hashrate).
-  const number = (key: string, label: string, min: number, max: number, d: number) => (
+  const number = (key: string, label: string, min: number, max: number, d: number, description?: string) => (
     <NumberInput
       key={key}
       label={label}
+      description={description}
       required
       min={min}
       max={max}
@@ -127,7 +128,15 @@ export function BatchOpFields({ op, agentKey, values, onChange, errors, example 
         <Stack gap="xs">
           {text('fileUrl', t('batch.fields.fileUrl'), true)}
           {text('fileName', t('batch.fields.fileName'))}
-          <Switch label={t('batch.fields.keepSettings')} checked={values.keepSettings !== false} onChange={(e) => onChange('keepSettings', e.currentTarget.checked)} />
+          {/* A finger's target on a phone: the track 30 px, the label a row as tall (the default switch is 20 px tall). */}
+          <Switch
+            size={phone ? 'lg' : 'sm'}
+            styles={phone ? { body: { alignItems: 'center' }, label: { paddingBlock: 4, fontSize: 'var(--mantine-font-size-sm)' } } : undefined}
+            label={t('batch.fields.keepSettings')}
+            checked={values.keepSettings !== false}
+            onChange={(e) => onChange('keepSettings', e.currentTarget.checked)}
+            data-testid="batch-field-keepSettings"
+          />
         </Stack>
       );
     case 'batchCustomer':
@@ -155,12 +164,13 @@ export function BatchOpFields({ op, agentKey, values, onChange, errors, example 
           {text('note', t('batch.fields.note'))}
         </Stack>
       );
+    // Which miners take the tuning ops (spec 3 §5), said before running: the others are refused with a reason.
     case 'batchAdjustHashRate':
-      return number('percent', t('batch.fields.hashratePercent'), HASHRATE_PERCENT_MIN, HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MAX);
+      return number('percent', t('batch.fields.hashratePercent'), HASHRATE_PERCENT_MIN, HASHRATE_PERCENT_MAX, HASHRATE_PERCENT_MAX, t('batch.fields.hashrateApplies'));
     case 'batchSetFrequency':
-      return number('freqMhz', t('batch.fields.freqMhz'), 1, 2000, 500);
+      return number('freqMhz', t('batch.fields.freqMhz'), 1, 2000, 500, t('batch.fields.freqApplies'));
     case 'batchChangePowerPercent':
-      return number('percent', t('batch.fields.powerPercent'), 1, 100, 100);
+      return number('percent', t('batch.fields.powerPercent'), 1, 100, 100, t('batch.fields.powerApplies'));
     case 'batchSetFans':
       return (
         <Stack gap="xs">

@@ -56,6 +56,25 @@ describe('batch operations menu', () => {
     expect(screen.getByTestId('batch-upload-overrides').textContent).toBe('Operations use this list, not the 2 selected');
   });
 
+  it('an uploaded list as the target: the dialog says how many miners it reaches, not only its lines (walk 35)', async () => {
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (new URL(url, 'http://localhost').pathname === '/api/minerv2/uploadIpList') {
+        return new Response(JSON.stringify({ code: 0, msg: 'success', data: { fileId: 'f1', count: 3, matched: 2, unmatched: ['10.9.9.9'], invalid: [], expiresAt: '2026-11-24T08:00:00Z' } }));
+      }
+      return new Promise(() => undefined);
+    });
+    const { container } = render(withProviders(i18n, <BatchOperationsBar agentKey="north-hall" selection={EMPTY_SELECTION} count={0} />, adminClient()));
+    const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['10.0.0.5\n10.0.0.6\n10.9.9.9\n'], 'HALL_B_NIGHT_SHIFT_ROWS_1_TO_40.txt', { type: 'text/plain' })] } });
+    await screen.findByTestId('batch-uploaded');
+    fireEvent.click(screen.getByTestId('batch-menu'));
+    fireEvent.click(await screen.findByTestId('batch-op-batchReboot'));
+    const target = await screen.findByTestId('batch-target');
+    expect(target.textContent).toBe('Target: 2 miners from the uploaded list HALL_B_NIGHT_SHIFT_ROWS_1_TO_40.txt (3 IPs)');
+    // One long word: it wraps within a phone's width instead of running past the dialog's edge.
+    expect(target.style.overflowWrap).toBe('anywhere');
+  });
+
   it('lets the selection go once its miners are taken off shelf (no longer on the list), not after other operations', async () => {
     const sent: string[] = [];
     vi.stubGlobal('fetch', async (url: string) => {

@@ -16,7 +16,7 @@ import { PERMISSION } from '@shared/menu-catalogue';
 import type { MinerBatchOp } from '@shared/schemas/batch-operations';
 import { uploadIpList } from '../api/batch-api';
 import { getAllMatchingMiners } from '../api/miners-api';
-import { ipCountText, uploadedListText } from '../lib/batch-plurals';
+import { ipCountText, minerCountText, uploadedListText } from '../lib/batch-plurals';
 import { BATCH_OP_GROUPS, type UploadedIpList, poolConfigScopeOf, selectionTarget } from '../lib/batch-target';
 import { type MinerSelection, selectedRows } from '../lib/miner-selection';
 import { BatchLogDrawer } from './batch-log-drawer';
@@ -39,7 +39,8 @@ export function BatchOperationsBar({ agentKey, selection, count, onLeftList }: {
   const targetCount = uploaded ? uploaded.matched : count;
   const disabled = targetCount === 0;
   const targetLabel = uploaded
-    ? t('batch.dialog.targetList', { name: uploaded.fileName, ips: ipCountText(t, uploaded.count) })
+    ? // The miners it reaches (the list's addresses that are miners of this farm), not only how many lines it had.
+      t('batch.dialog.targetList', { name: uploaded.fileName, ips: ipCountText(t, uploaded.count), miners: minerCountText(t, uploaded.matched) })
     : selection.kind === 'matching'
       ? t('batch.dialog.targetMatching', { count: formatNumber(count) })
       : t('batch.dialog.targetSelection', { count: formatNumber(count) });

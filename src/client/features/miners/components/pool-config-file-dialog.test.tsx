@@ -59,3 +59,18 @@ describe('pool config file dialog', () => {
     expect(calls).toContain('/api/minerv2/applyPoolConfig');
   });
 });
+
+describe('pool config file dialog on a phone (walk 35)', () => {
+  it('the download button keeps a finger\u2019s height when its label fits one line (Chinese: it was 28 px)', async () => {
+    vi.stubGlobal('fetch', () => new Promise(() => undefined));
+    const desktop = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...desktop(query), matches: query.includes('max-width') });
+    try {
+      render(withProviders(i18n, <PoolConfigFileDialog agentKey="north-hall" selectedCount={3} resolveScope={() => ({ ips: ['10.0.0.1'] })} onClose={() => undefined} onOpenLog={() => undefined} />, testQueryClient()));
+      const button = await screen.findByTestId('pool-config-download');
+      expect(button.style.minHeight).toBe('calc(2.25rem * var(--mantine-scale))');
+    } finally {
+      window.matchMedia = desktop;
+    }
+  });
+});

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { downloadBlob } from '@client/lib/download-blob';
 import { ApiError } from '@client/lib/api-client';
 import { notifyFailure, notifySuccess } from '@client/lib/feedback';
+import { usePhone } from '@client/lib/use-phone';
 import { ERROR } from '@shared/errors';
 import { formatNumber } from '@shared/format/number';
 import type { PoolConfigApplyResult, PoolConfigUploadResult } from '@shared/schemas/pool-config-file';
@@ -35,6 +36,8 @@ export interface PoolConfigFileDialogProps {
 
 export function PoolConfigFileDialog({ agentKey, selectedCount, resolveScope, onClose, onOpenLog }: PoolConfigFileDialogProps) {
   const { t, i18n } = useTranslation('miners');
+  // A finger's target on a phone: the download button's label wraps (auto height), so it keeps a 36 px minimum.
+  const phone = usePhone();
   const qc = useQueryClient();
   const [downloading, setDownloading] = useState(false);
   const [uploading, setUploading] = useState(false);
@@ -134,6 +137,7 @@ export function PoolConfigFileDialog({ agentKey, selectedCount, resolveScope, on
               onClick={() => void download()}
               h="auto"
               py={6}
+              mih={phone ? 36 : undefined}
               styles={WRAPPING_LABEL}
               data-testid="pool-config-download"
             >

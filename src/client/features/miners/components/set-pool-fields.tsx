@@ -113,7 +113,8 @@ export function SetPoolFields({ agentKey, form, onChange, errors, example }: Set
         data-testid="batch-field-workerSuffix"
       />
       <Text size="xs" c="dimmed" data-testid="batch-worker-preview">
-        {t('batch.fields.workerPreview', { name: workerPreview(form.pool1User, form.workerSuffix, example) })}
+        {/* Before a worker is typed the example names it in the interface's language (not an English "worker"). */}
+        {t('batch.fields.workerPreview', { name: workerPreview(form.pool1User.trim() || t('batch.fields.workerUnset'), form.workerSuffix, example) })}
       </Text>
     </Stack>
   );
