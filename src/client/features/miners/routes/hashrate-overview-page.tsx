@@ -33,6 +33,18 @@ function Figure({ label, value, testId }: { label: string; value: ReactNode; tes
   );
 }
 
+/** A failed load's message with its retry button beside it, or under it where the line is too narrow (a phone). */
+function FailedWithRetry({ text, retry, phone, onRetry, testId }: { text: string; retry: string; phone: boolean; onRetry: () => void; testId: string }) {
+  return (
+    <Group gap="sm" justify="space-between" wrap="wrap">
+      <Text size="sm">{text}</Text>
+      <Button size={phone ? 'sm' : 'xs'} variant="default" onClick={onRetry} data-testid={testId}>
+        {retry}
+      </Button>
+    </Group>
+  );
+}
+
 const countAxis = (v: number) => formatNumber(v, 0);
 /** The window of each range, in seconds (the server's: per minute over 24 hours, per hour over 30 days, per day over a year). */
 const SPAN: Record<FarmSeriesRange, number> = { hour: 86_400, '30d': 30 * 86_400, '1y': 365 * 86_400 };
@@ -90,10 +102,7 @@ export function HashrateOverviewPage() {
   } else if (series.isError && !series.data) {
     chart = (
       <Alert color="red" data-testid="farm-series-error">
-        {t('charts.failed')}
-        <Button size={phone ? 'sm' : 'xs'} variant="light" ml="sm" onClick={() => void series.refetch()}>
-          {t('state.retry')}
-        </Button>
+        <FailedWithRetry text={t('charts.failed')} retry={t('state.retry')} phone={phone} onRetry={() => void series.refetch()} testId="farm-series-retry" />
       </Alert>
     );
   } else if (points.length === 0) {
@@ -137,7 +146,7 @@ export function HashrateOverviewPage() {
       <AgentOfflineNotice />
       {index.isError && !s && (
         <Alert color="red" data-testid="index-stat-error">
-          {t('overview.failed')}
+          <FailedWithRetry text={t('overview.failed')} retry={t('state.retry')} phone={phone} onRetry={() => void index.refetch()} testId="index-stat-retry" />
         </Alert>
       )}
       {index.isPending && (
@@ -153,15 +162,20 @@ export function HashrateOverviewPage() {
             testId="overview-online-rate"
             label={t('overview.onlineRate')}
             value={
-              <>
-                {formatPercent(s.onlineRate)}{' '}
-                <Text span size="sm" fw={500} c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                  ({formatNumber(s.online)}/{formatNumber(s.total)})
-                </Text>
-              </>
+              // A farm without miners has no rate (not "0.0% (0/0)"); nor a qualified rate with none online.
+              s.total > 0 ? (
+                <>
+                  {formatPercent(s.onlineRate)}{' '}
+                  <Text span size="sm" fw={500} c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    ({formatNumber(s.online)}/{formatNumber(s.total)})
+                  </Text>
+                </>
+              ) : (
+                formatPercent(null)
+              )
             }
           />
-          <Figure testId="overview-qualified-rate" label={t('overview.qualifiedRate')} value={formatPercent(s.qualifiedRate)} />
+          <Figure testId="overview-qualified-rate" label={t('overview.qualifiedRate')} value={formatPercent(s.online > 0 ? s.qualifiedRate : null)} />
           <Figure testId="overview-temp-max" label={t('overview.tempMax')} value={formatTemp(s.tempMax)} />
           <Figure testId="overview-temp-avg" label={t('overview.tempAvg')} value={formatTemp(s.tempAvg)} />
         </SimpleGrid>

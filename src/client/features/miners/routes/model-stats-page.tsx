@@ -88,7 +88,8 @@ export function ModelStatsPage() {
         title={t('models.title')}
         description={t('models.description')}
         actions={
-          <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={stats.isFetching && !stats.isPending} onClick={() => void stats.refetch()}>
+          // A finger's target on a phone (an xs button is 30 px tall).
+          <Button size={phone ? 'sm' : 'xs'} variant="default" leftSection={<IconRefresh size={14} />} loading={stats.isFetching && !stats.isPending} onClick={() => void stats.refetch()} data-testid="model-stats-refresh">
             {t('list.refresh')}
           </Button>
         }
@@ -125,12 +126,15 @@ export function ModelStatsPage() {
         onSort={setSort}
         onRowClick={(r) => void navigate(`/device/miner?model=${encodeURIComponent(r.model)}`)}
         ariaLabel={t('models.title')}
+        // "Click a model …" only when there is a model to click (not over "no miners yet" or a failed load).
         toolbar={
-          <Group gap="xs">
-            <Text size="sm" c="dimmed">
-              {t('models.hint')}
-            </Text>
-          </Group>
+          all.length > 0 ? (
+            <Group gap="xs">
+              <Text size="sm" c="dimmed" data-testid="model-stats-hint">
+                {t('models.hint')}
+              </Text>
+            </Group>
+          ) : undefined
         }
       />
     </Stack>
