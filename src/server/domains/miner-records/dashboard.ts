@@ -1,8 +1,9 @@
 /**
  * The dashboard's reads, each a few aggregate queries that stay cheap at 20,000 miners with a year of history:
- * - GET /api/dashboard/summary: miner counters now (states, offline over 24 h, fault labels, why and where offline) and the temperature
- *   distribution of the online miners — one scan of the farm's miners, kept under the farm's data stamp; the period panels (today, 3 days,
- *   1 week — spec 3 §9) from the hourly roll-up farm_stats_hour (at most 168 rows; periods start at the hour).
+ * - GET /api/dashboard/summary: miner counters now (states, offline over 24 h, fault labels, why and where miners are
+ *   offline) and the temperature distribution of the online miners — one scan of the farm's miners and one of its
+ *   offline ones, kept under the farm's data stamp; the period panels (today, 3 days, 1 week — spec 3 §9) from the
+ *   hourly roll-up farm_stats_hour (at most 168 rows; periods start at the hour).
  * - GET /api/dashboard/series: real vs ideal over the last hour (per-minute rows, ≤ 60), 30 days (hourly roll-up,
  *   ≤ 720) or a year (hourly roll-up per day, ≤ 8,760 rows read).
  */
