@@ -237,6 +237,9 @@ describe('off-shelf records at 360 px', () => {
       // The IP opens the miner, styled as the console's links are (it was the browser's default underlined blue).
       const link = page.getByTestId('off-shelf-ip-link').first();
       expect(await link.evaluate((a) => getComputedStyle(a).textDecorationLine)).toBe('none');
+      // … and is a finger's tap (its line alone was 16 px tall), as is the search box (30 px before).
+      expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(32);
+      expect((await page.getByTestId('off-shelf-search').boundingBox())!.height).toBeGreaterThanOrEqual(32);
     } finally {
       await context.close();
     }

@@ -114,7 +114,7 @@ export function SetPoolFields({ agentKey, form, onChange, errors, example }: Set
       />
       <Text size="xs" c="dimmed" data-testid="batch-worker-preview">
         {/* Before a worker is typed the example names it in the interface's language (not an English "worker"). */}
-        {t('batch.fields.workerPreview', { name: workerPreview(form.pool1User.trim() || t('batch.fields.workerUnset'), form.workerSuffix, example) })}
+        {t('batch.fields.workerPreview', { name: workerPreview(form.pool1User, form.workerSuffix, example, t('batch.fields.workerUnset')) })}
       </Text>
     </Stack>
   );

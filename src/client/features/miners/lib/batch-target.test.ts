@@ -54,9 +54,10 @@ describe('batch target', () => {
       pool1User: 'farm',
       workerSuffix: 'ip',
     });
-    expect(workerPreview('farm', 'ip', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm.10x0x0x7');
-    expect(workerPreview('farm', 'sn', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm.X1');
-    expect(workerPreview('farm', 'none', { ip: '10.0.0.7', sn: 'X1' })).toBe('farm');
+    expect(workerPreview('farm', 'ip', { ip: '10.0.0.7', sn: 'X1' }, '<worker>')).toBe('farm.10x0x0x7');
+    expect(workerPreview('farm', 'sn', { ip: '10.0.0.7', sn: 'X1' }, '<worker>')).toBe('farm.X1');
+    expect(workerPreview('farm', 'none', { ip: '10.0.0.7', sn: 'X1' }, '<worker>')).toBe('farm');
+    expect(workerPreview(' ', 'ip', { ip: '10.0.0.7', sn: 'X1' }, '<воркер>')).toBe('<воркер>.10x0x0x7');
   });
 
   it('counts the resend pause down', () => {

@@ -109,9 +109,9 @@ export function poolBody(f: PoolForm): Record<string, string> {
   return out;
 }
 
-/** How the worker name will look for an example miner (shown under the suffix choice). */
-export function workerPreview(user: string, suffix: PoolForm['workerSuffix'], example: { ip: string; sn: string }): string {
-  const u = user.trim() || 'worker';
+/** How the worker name will look for an example miner (shown under the suffix choice); `unset` stands for a worker not typed yet. */
+export function workerPreview(user: string, suffix: PoolForm['workerSuffix'], example: { ip: string; sn: string }, unset: string): string {
+  const u = user.trim() || unset;
   if (suffix === 'ip') return `${u}.${example.ip.replace(/\./g, 'x')}`;
   if (suffix === 'sn') return `${u}.${example.sn || 'SN'}`;
   return u;

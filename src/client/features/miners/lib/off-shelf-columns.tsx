@@ -20,8 +20,17 @@ export function offShelfIpColumn<R extends OffShelfLike>(title: string): Column<
     width: 140,
     render: (r) =>
       r.present ? (
-        // Styled as the console's links (the miner list's IPs), not the browser's default blue underline.
-        <Anchor component={Link} to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`} size="sm" ff="monospace" onClick={(e) => e.stopPropagation()} data-testid="off-shelf-ip-link">
+        // Styled as the console's links (the miner list's IPs), not the browser's default blue underline; as tall as a
+        // finger's tap (its line alone was 16 px on a phone), within the 40 px row.
+        <Anchor
+          component={Link}
+          to={`/device/miner/detail?ip=${encodeURIComponent(r.ip)}`}
+          size="sm"
+          ff="monospace"
+          style={{ display: 'inline-flex', alignItems: 'center', minHeight: 32 }}
+          onClick={(e) => e.stopPropagation()}
+          data-testid="off-shelf-ip-link"
+        >
           {r.ip}
         </Anchor>
       ) : (

@@ -56,7 +56,7 @@ describe('fill from a pool group', () => {
 
   it('the worker preview and the body sent follow the filled pools', () => {
     const filled = fillFromGroup(typed, twoPools);
-    expect(workerPreview(filled.pool1User, filled.workerSuffix, { ip: '10.0.1.7', sn: 'SN1' })).toBe('hfarm01.10x0x1x7');
+    expect(workerPreview(filled.pool1User, filled.workerSuffix, { ip: '10.0.1.7', sn: 'SN1' }, '<worker>')).toBe('hfarm01.10x0x1x7');
     expect(poolBody(filled)).toEqual({
       workerSuffix: 'ip',
       pool1Url: 'stratum+tcp://btc.hashfield-pool.com:3333',
