@@ -212,7 +212,7 @@ const LABELS: Record<Locale, LabelCatalogue> = {
     network: { online: 'В сети', offline: 'Не в сети' },
     poolStatus: { alive: 'Работает', dead: 'Не работает', unknown: 'Неизвестно' },
     accident: { 'power-failure': 'Отключение питания', 'network-failure': 'Сбой сети', 'liquid-damage': 'Повреждение жидкостью', 'physical-damage': 'Механическое повреждение', other: 'Другое' },
-    repairStatus: { awaiting: 'Ожидает ремонта', onsite: 'Ремонт на месте', outsourced: 'Внешний ремонт', pendingShelf: 'Отремонтирован, ждёт полки', scrapped: 'Списан' },
+    repairStatus: { awaiting: 'Ожидает ремонта', onsite: 'Ремонт на месте', outsourced: 'Внешний ремонт', pendingShelf: 'Отремонтирован, ждёт возврата на стеллаж', scrapped: 'Списан' },
     agentError: {
       '-401': 'Майнер отклонил входы фермы: добавьте его пароль в «Настройки фермы → Входы на майнеры»',
       '-403': 'API майнера отклоняет команды записи (can\'t access write cmd)',
