@@ -53,10 +53,19 @@ interface StatsParse {
   mode?: WorkMode;
 }
 
-/** Per-chip status string without blanks when it shows a bad chip, else '' (the all-'o' string is not copied). */
+/**
+ * Per-chip status string without blanks when it shows a bad chip, else '' (the all-'o' string is not copied).
+ * `-` marks a position of the last domain group that holds no chip (S23 Hyd.: 84 chips in groups of 11 end in
+ * `ooooooo----`): padding, not a bad chip, so it is dropped with the blanks.
+ */
 function chipStatusOf(v: unknown): string {
   const raw = str(v);
-  return /[^o\s]/.test(raw) ? raw.replace(/\s+/g, '') : '';
+  return /[^o\s-]/.test(raw) ? raw.replace(/[\s-]+/g, '') : '';
+}
+
+/** Hydro units (`Antminer S21 XP Hyd.`, `… Hydro`) have no fans of their own but still report fan_num 4 with zeros. */
+function isHydro(type: string): boolean {
+  return /\bhyd(?:\.|ro\b|$)/i.test(type.trim());
 }
 
 /** Parses `stats` in either layout (old flat STATS[1] or new chain[]). */
@@ -95,8 +104,9 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
     }
     const fans = arr(s['fan']).map(nonNeg);
     const modeRaw = s['miner-mode'] ?? s['bitmain-work-mode'];
+    const type = str(info['type']);
     const out: StatsParse = {
-      type: str(info['type']),
+      type,
       compileTime: str(info['CompileTime']),
       rt5s: nonNeg(s['rate_5s']) * f,
       rate30m: nonNeg(s['rate_30m']) * f,
@@ -104,9 +114,11 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
       ideal: nonNeg(s['rate_ideal']) * f,
       elapsed: nonNeg(s['elapsed']),
       boards,
-      fans: fitFans(fans, expected.fans),
+      fans: fitFans(fans, expected.fans ?? (isHydro(type) ? 0 : undefined)),
     };
+    // S21-era builds: `chain_power` "3510 W"; S23 Hyd. (2026 build): a plain `watt` number
     if (s['chain_power'] !== undefined) out.powerW = nonNeg(s['chain_power']);
+    else if (s['watt'] !== undefined) out.powerW = nonNeg(s['watt']);
     if (modeRaw !== undefined) out.mode = MODE_BY_CODE[str(modeRaw)] ?? 'normal';
     return out;
   }
@@ -117,7 +129,9 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
   // chain slots present in the reply (1..16), offset = first populated slot (pyasic)
   const slots: number[] = [];
   for (let n = 1; n <= 16; n++) if (flat[`chain_acn${n}`] !== undefined || flat[`chain_rate${n}`] !== undefined) slots.push(n);
-  const populated = (n: number) => int(flat[`chain_acn${n}`]) > 0 || str(flat[`chain_rate${n}`]) !== '' || temps(flat[`temp_pcb${n}`]).length > 0;
+  // stock sends chain_rateN as a string ("" for an empty slot); 16-slot builds send numbers, 0.0 for an empty slot
+  const rateSet = (v: unknown) => (typeof v === 'string' ? v !== '' : num(v) > 0);
+  const populated = (n: number) => int(flat[`chain_acn${n}`]) > 0 || rateSet(flat[`chain_rate${n}`]) || temps(flat[`temp_pcb${n}`]).length > 0;
   const firstPop = slots.find(populated) ?? slots[0] ?? 1;
   // S9-style layouts start at slot 6; X19 at 1: keep the offset only when it is past the expected board count
   const offset = firstPop > (expected.boards ?? 4) ? firstPop : (slots[0] ?? 1);
@@ -149,9 +163,10 @@ export function parseAntminerStats(reply: RpcObject, expected: { boards?: number
   const fanNum = int(flat['fan_num']);
   const fansAll: number[] = [];
   for (let n = 1; n <= 8; n++) if (flat[`fan${n}`] !== undefined) fansAll.push(nonNeg(flat[`fan${n}`]));
-  const fans = fitFans(fanNum > 0 ? fansAll.slice(0, fanNum) : fansAll.filter((x) => x > 0), expected.fans);
+  const type = str(ident['Type']);
+  const fans = fitFans(fanNum > 0 ? fansAll.slice(0, fanNum) : fansAll.filter((x) => x > 0), expected.fans ?? (isHydro(type) ? 0 : undefined));
   const out: StatsParse = {
-    type: str(ident['Type']),
+    type,
     compileTime: str(ident['CompileTime']),
     rt5s: nonNeg(flat['GHS 5s']) * f,
     rate30m: nonNeg(flat['rate_30m'] ?? flat['GHS 30m']) * f,

@@ -61,6 +61,9 @@ export function parseWhatsminerErrors(v: unknown): MinerErrorCode[] {
   };
   const handleEntry = (e: unknown) => {
     if (typeof e === 'number' || (typeof e === 'string' && /^\d+$/.test(e))) return push(Number(e));
+    // API 2.0.4 writes the {"<code>":"<time>"} pairs as list items (`["329","2022-01-17 11:28:11"]` once parsed):
+    // the time string belongs to the code before it and is no error of its own
+    if (typeof e === 'string' && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$/.test(e.trim())) return;
     if (typeof e === 'string') return out.push({ code: 0, message: e });
     const o = obj(e);
     const reason = str(o['reason']);
@@ -121,7 +124,8 @@ async function readV2(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
     const err = sumR && !sumR.ok ? sumR.error : new RpcError('empty', 'no summary');
     throw err;
   }
-  const s = obj(arr(sumR.reply['SUMMARY'])[0]);
+  // cgminer envelope (SUMMARY array), or the btminer-native flat one some builds answer with (summary in `Msg`)
+  const s = whatsminerV2Summary(sumR.reply);
   const model = lookupModel(id.reportedModel, 'whatsminer');
   const devsR = multi.results['edevs'];
   const devs = devsR?.ok ? arr(devsR.reply['DEVS']).map(obj) : [];
@@ -198,6 +202,13 @@ async function readV2(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
   if (p > 0) r.powerW = p;
   if (h.detail?.blink !== undefined) r.blink = h.detail.blink;
   return r;
+}
+
+/** SUMMARY[0] of a v2 `summary` reply; builds answering with the btminer flat envelope carry it as the `Msg` object. */
+export function whatsminerV2Summary(reply: Obj): Obj {
+  const rows = arr(reply['SUMMARY']);
+  if (rows.length > 0) return obj(rows[0]);
+  return obj(reply['Msg']);
 }
 
 /** Last slow-path results per miner (work-mode "off" and error list), reused between detail reads. */
