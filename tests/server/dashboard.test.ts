@@ -137,6 +137,29 @@ describe('dashboard summary', () => {
     ]);
   });
 
+  it('names the zones as they are right after a zone edit (the kept figures are made again)', async () => {
+    expect((await summary(farmA.agentKey)).counters.offlineZones[0]?.path).toBe('Hall A / Row 1'); // kept now
+    const rename = async (name: string) => {
+      const res = await admin.post('/api/minerv2/agentSubArea/save', { agentKey: farmA.agentKey, id: rows[0], name });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await rename('Row 1 (west)');
+    try {
+      expect((await summary(farmA.agentKey)).counters.offlineZones[0]?.path).toBe('Hall A / Row 1 (west)');
+      // A segment taken away: its miners are in no zone any more.
+      const segs = body<{ list: { id: string; areaId: number }[] }>(await admin.get('/api/minerv2/agentSubIp/list', { agentKey: farmA.agentKey, page: 1, pageSize: 50 })).data.list;
+      const row2 = segs.filter((s) => s.areaId === rows[1]);
+      expect(row2).toHaveLength(1);
+      expect((await admin.post('/api/minerv2/agentSubIp/delete', { agentKey: farmA.agentKey, ids: row2.map((s) => s.id).join(',') })).statusCode).toBe(200);
+      expect((await summary(farmA.agentKey)).counters.offlineZones.map((z) => z.path)).toEqual(['Hall A / Row 1 (west)']);
+      const back = await admin.post('/api/minerv2/agentSubIp/save', { agentKey: farmA.agentKey, areaId: rows[1], segments: `${minerIp(20)}-${minerIp(29)}` });
+      expect(back.statusCode, back.body).toBe(200);
+    } finally {
+      await rename('Row 1');
+    }
+    expect((await summary(farmA.agentKey)).counters.offlineZones.map((z) => z.path)).toEqual(['Hall A / Row 1', 'Hall A / Row 2']);
+  });
+
   it('gives the chart ranges from the minute rows (last hour) and the hourly roll-up (30 days, 1 year)', async () => {
     const series = async (range: string) => body<{ at: string; realGhs: number; idealGhs: number }[]>(await admin.get('/api/dashboard/series', { agentKey: farmA.agentKey, range })).data;
     const hour = await series('hour');

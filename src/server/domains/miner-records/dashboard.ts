@@ -12,7 +12,7 @@ import type { FarmSeriesPoint } from '@shared/schemas/miner';
 import type { DashboardCounters, DashboardPeriod, DashboardPeriodPanel, DashboardSeriesRange, DashboardSummary, TempBucket } from '@shared/schemas/miner-records';
 import type { DB } from '../../db/kysely';
 import { counterItems, countersOf, minerWhere, offlineMinersSql, offlineReasonCounts, offlineReasonsOf, offlineZonesSql, topFaultsOf } from '../miners/miner-sql';
-import { DataStampCache, type Stamps, filterKey, hasOffShelf, stampsOf, stampsSql } from '../miners/miner-stamps';
+import { DataStampCache, type Stamps, filterKey, hasOffShelf, stampsOf, stampsSql, zoneGeneration } from '../miners/miner-stamps';
 
 /** Temperature bucket edges, °C: below 40, 40–50 … 80–90, 90 and above. */
 export const TEMP_EDGES = [40, 50, 60, 70, 80, 90] as const;
@@ -33,7 +33,9 @@ const nowCache = new DataStampCache<MinersNow>(60_000, 100);
 async function minersNow(db: DB, agentKey: string): Promise<MinersNow> {
   // The miners on shelf, as the list and its counters count them (a miner off shelf for repair is no offline miner).
   const offShelf = await hasOffShelf(db, agentKey);
-  return nowCache.get(db, agentKey, filterKey(agentKey, {}, offShelf), () => scanMiners(db, agentKey, offShelf));
+  // The offline miners' zones come from the farm's sub-areas, which the data stamp does not cover: their edits are in the key.
+  const key = `${filterKey(agentKey, {}, offShelf)}\u0000zones ${zoneGeneration(agentKey)}`;
+  return nowCache.get(db, agentKey, key, () => scanMiners(db, agentKey, offShelf));
 }
 
 async function scanMiners(db: DB, agentKey: string, offShelf: boolean): Promise<{ value: MinersNow; stamps: Stamps }> {

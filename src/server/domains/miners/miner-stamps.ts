@@ -157,3 +157,20 @@ export async function offShelfIps(db: DB, agentKey: string): Promise<string[]> {
 export function noteShelfChange(): void {
   shelfGeneration += 1;
 }
+
+/**
+ * Per farm: how many times its zones (sub-areas and their IP segments) changed in this process. The dashboard keeps the
+ * offline miners' zones under the data stamp, which a zone edit does not move: its key carries this, so the next
+ * dashboard after an edit names the zones as they are now (it showed the old ones for up to a minute).
+ */
+const zoneGenerations = new Map<string, number>();
+
+/** The farm's sub-areas or their IP segments were written. */
+export function noteZoneChange(agentKey: string): void {
+  zoneGenerations.set(agentKey, (zoneGenerations.get(agentKey) ?? 0) + 1);
+}
+
+/** How many zone changes of the farm this process noted (part of a kept result's key that names zones). */
+export function zoneGeneration(agentKey: string): number {
+  return zoneGenerations.get(agentKey) ?? 0;
+}

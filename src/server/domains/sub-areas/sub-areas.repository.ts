@@ -21,6 +21,7 @@ import type { DB } from '../../db/kysely';
 import type { Database } from '../../db/schema';
 import type {} from '../../db/sub-areas-schema';
 import { AppError, fieldError } from '../../errors';
+import { noteZoneChange } from '../miners/miner-stamps';
 
 type Trx = Transaction<Database>;
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
@@ -161,6 +162,7 @@ export async function saveSubArea(db: DB, agentKey: string, input: { id?: number
       .executeTakeFirstOrThrow();
     return Number(row.id);
   });
+  noteZoneChange(agentKey);
   const all = await listSubAreas(db, agentKey);
   return all.find((a) => a.id === id)!;
 }
@@ -191,11 +193,12 @@ export async function moveSubArea(db: DB, agentKey: string, id: number, parentId
     await trx.updateTable('sub_areas').set({ parent_id: parent?.id ?? null, updated_at: new Date() }).where('id', '=', area.id).execute();
     for (const s of subtree) await trx.updateTable('sub_areas').set({ level: newLevel + s.depth }).where('id', '=', s.a.id).execute();
   });
+  noteZoneChange(agentKey);
 }
 
 /** Deletes a leaf area and its segments; an area with sub-areas is refused ("delete sub-levels first"). */
 export async function deleteSubArea(db: DB, agentKey: string, id: number): Promise<{ segments: number }> {
-  return db.transaction().execute(async (trx) => {
+  const done = await db.transaction().execute(async (trx) => {
     await lockFarm(trx, agentKey);
     const area = await trx.selectFrom('sub_areas').select('id').where('agent_key', '=', agentKey).where('id', '=', id).executeTakeFirst();
     if (!area) throw new AppError('notFound');
@@ -205,6 +208,8 @@ export async function deleteSubArea(db: DB, agentKey: string, id: number): Promi
     await trx.deleteFrom('sub_areas').where('id', '=', id).execute();
     return { segments };
   });
+  noteZoneChange(agentKey);
+  return done;
 }
 
 // ─── Sub-IP segments ───
@@ -298,7 +303,7 @@ export async function saveSubIps(
   const parsed = parseSegmentLines(input.segments);
   if (parsed.errors.length) throw fieldError('segments', formatSegmentErrors(parsed.errors, t));
   if (input.id && parsed.segments.length !== 1) throw fieldError('segments', 'validation.subIpOneLine');
-  return db.transaction().execute(async (trx) => {
+  const done = await db.transaction().execute(async (trx) => {
     await lockFarm(trx, agentKey);
     const area = await trx.selectFrom('sub_areas').select(['id']).where('agent_key', '=', agentKey).where('id', '=', input.areaId).executeTakeFirst();
     if (!area) throw fieldError('areaId', 'validation.subAreaLeafRequired');
@@ -334,15 +339,19 @@ export async function saveSubIps(
       .execute();
     return { saved: parsed.segments.length };
   });
+  noteZoneChange(agentKey);
+  return done;
 }
 
 /** Deletes segments of the farm; all or nothing (an id of another farm deletes none: 404). */
 export async function deleteSubIps(db: DB, agentKey: string, ids: string[]): Promise<number> {
   const unique = [...new Set(ids)];
-  return db.transaction().execute(async (trx) => {
+  const done = await db.transaction().execute(async (trx) => {
     const found = await trx.selectFrom('sub_area_segments').select('id').where('agent_key', '=', agentKey).where('id', 'in', unique).execute();
     if (found.length !== unique.length) throw new AppError('notFound');
     await trx.deleteFrom('sub_area_segments').where('id', 'in', unique).execute();
     return unique.length;
   });
+  noteZoneChange(agentKey);
+  return done;
 }
