@@ -117,6 +117,51 @@ describe('miner list at 1440 px', () => {
     expect(first).toMatch(/\d+\.\d{2} TH\/s/);
   });
 
+  it('counters read at 4.5:1 at least in the light scheme: every figure in its colour and every name, also on the active tint', async () => {
+    const ratios = () =>
+      page.getByTestId('miner-list-page').evaluate((root) => {
+        // sRGB channels 0–1 and alpha of a computed colour: rgb()/rgba(), or color(srgb …) as color-mix() computes.
+        const parse = (c: string): [number, number, number, number] => {
+          const srgb = /color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.]+))?\)/.exec(c);
+          if (srgb) return [Number(srgb[1]), Number(srgb[2]), Number(srgb[3]), srgb[4] === undefined ? 1 : Number(srgb[4])];
+          const m = /rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:[,/] ?([\d.]+))?\)/.exec(c);
+          if (!m) throw new Error(`colour ${c}`);
+          return [Number(m[1]) / 255, Number(m[2]) / 255, Number(m[3]) / 255, m[4] === undefined ? 1 : Number(m[4])];
+        };
+        // The background under an element: its ancestors' backgrounds laid over white, outermost first.
+        const backdrop = (el: Element): [number, number, number] => {
+          const layers: [number, number, number, number][] = [];
+          for (let e: Element | null = el; e; e = e.parentElement) layers.unshift(parse(getComputedStyle(e).backgroundColor));
+          return layers.reduce<[number, number, number]>((b, [r, g, bl, a]) => [r * a + b[0] * (1 - a), g * a + b[1] * (1 - a), bl * a + b[2] * (1 - a)], [1, 1, 1]);
+        };
+        const lum = ([r, g, b]: number[]) => {
+          const lin = (x: number) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+        };
+        const ratio = (el: Element) => {
+          const [a, b] = [lum(parse(getComputedStyle(el).color)), lum(backdrop(el))];
+          return Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100;
+        };
+        const out: Record<string, number> = {};
+        for (const v of root.querySelectorAll('[data-testid^="miner-counter-"][data-testid$="-value"]')) {
+          out[v.getAttribute('data-testid')!] = ratio(v);
+          out[`${v.getAttribute('data-testid')!} name`] = ratio(v.previousElementSibling!);
+        }
+        return out;
+      });
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('light');
+    const low = (r: Record<string, number>) => Object.entries(r).filter(([, v]) => v < 4.5);
+    const idle = await ratios();
+    expect(Object.keys(idle).length).toBeGreaterThan(10);
+    expect(low(idle)).toEqual([]);
+    // The missing-chip counter active: its figure and name on the red tint.
+    await page.getByTestId('miner-counter-fault-missing-chip').click();
+    await page.waitForURL(/faultType=missing-chip/);
+    expect(low(await ratios())).toEqual([]);
+    await page.getByTestId('miner-counter-fault-missing-chip').click();
+    await page.waitForURL((u) => !u.search.includes('faultType'));
+  });
+
   it('filters to the faulty miners with a counter, then opens one with its charts', async () => {
     await page.getByTestId('miner-counter-fault-missing-chip').click();
     await page.waitForURL(/faultType=missing-chip/);

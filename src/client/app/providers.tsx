@@ -14,7 +14,7 @@ import { currentLocale } from '@client/lib/i18n';
 import { QUERY_CACHE_MAX_AGE_MS, createQueryClient, createQueryPersister } from '@client/lib/query-client';
 import { sessionKeys } from '@client/lib/session-api';
 import { startOfflineWrites } from '@client/features/offline/start-offline-writes';
-import { localisedTheme } from './theme';
+import { cssVariablesResolver, localisedTheme } from './theme';
 
 export const queryClient = createQueryClient();
 const persister = createQueryPersister();
@@ -47,7 +47,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const passwordToggle = ready ? t('passwordToggle') : undefined;
   const theme = useMemo(() => localisedTheme(passwordToggle), [passwordToggle]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
       <PersistQueryClientProvider
         client={queryClient}
         persistOptions={{

@@ -71,11 +71,14 @@ describe('miner counters', () => {
     expect(click({ faultType: 'high-temperature' }, 'miner-counter-fault-high-temperature')).toEqual({});
   });
 
-  it("colours a count with its colour's text shade, the lighter one in the dark scheme (red.7 was 4.0:1 there)", () => {
+  it("colours a count: the colour's text shade in the dark scheme, its darkest in the light one (miner-counters.module.css)", () => {
     render(withProviders(i18n, <MinerCounters stat={STAT} loading={false} error={false} filter={{}} onFilter={() => undefined} />));
-    expect(screen.getByTestId('miner-counter-fault-high-temperature-value').style.color).toBe('var(--mantine-color-red-text)');
-    expect(screen.getByTestId('miner-counter-qualified8h-value').style.color).toBe('var(--mantine-color-teal-text)');
+    const hot = screen.getByTestId('miner-counter-fault-high-temperature-value');
+    expect(hot.style.getPropertyValue('--counter-text')).toBe('var(--mantine-color-red-text)');
+    expect(hot.style.getPropertyValue('--counter-strong')).toBe('var(--mantine-color-red-9)');
+    expect(screen.getByTestId('miner-counter-qualified8h-value').style.getPropertyValue('--counter-strong')).toBe('var(--mantine-color-teal-9)');
     // A zero, and the neutral total, keep the text colour.
-    expect(screen.getByTestId('miner-counter-illegalPool-value').style.color).toBe('');
+    expect(screen.getByTestId('miner-counter-illegalPool-value').style.getPropertyValue('--counter-text')).toBe('');
+    expect(screen.getByTestId('miner-counter-total-value').style.getPropertyValue('--counter-text')).toBe('');
   });
 });
