@@ -147,7 +147,7 @@ describe('dashboard summary', () => {
     try {
       expect((await summary(farmA.agentKey)).counters.offlineZones[0]?.path).toBe('Hall A / Row 1 (west)');
       // A segment taken away: its miners are in no zone any more.
-      const segs = body<{ list: { id: string; areaId: number }[] }>(await admin.get('/api/minerv2/agentSubIp/list', { agentKey: farmA.agentKey, page: 1, pageSize: 50 })).data.list;
+      const segs = body<{ list: { id: string; areaId: number }[] }>(await admin.get('/api/minerv2/agentSubIp/list', { agentKey: farmA.agentKey, page: '1', pageSize: '50' })).data.list;
       const row2 = segs.filter((s) => s.areaId === rows[1]);
       expect(row2).toHaveLength(1);
       expect((await admin.post('/api/minerv2/agentSubIp/delete', { agentKey: farmA.agentKey, ids: row2.map((s) => s.id).join(',') })).statusCode).toBe(200);
