@@ -29,7 +29,8 @@ function acs(groups: number, per: number, pad = 0): string {
 }
 
 describe('parseAntminerStats: old flat layout', () => {
-  // hydro unit not in the catalogue: the stock build reports fan_num 4 with every fan at 0 (no fans of its own)
+  // a hydro unit parsed without its catalogue entry (S21 XP Hyd. has one now; other Hyd. units may not): the stock build
+  // reports fan_num 4 with every fan at 0 (no fans of its own)
   const hydOld = {
     STATUS: ok(70, 'CGMiner stats'),
     STATS: [

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CURRENCIES, PRICE_RULES } from '@shared/format/number';
-import { MINER_MODELS } from '@shared/miner-models';
+import { KNOWN_MINER_MODELS } from '@shared/miner-models';
 import { AREA_CODES, COIN_TYPES, HOSTED_OBSERVER_HOSTS, HOSTED_REQUIRED_PARAMS, OBSERVER_TEST_EXEMPT_POOLS, OBSERVER_TEST_VALID_MS, POOL_NAMES, POOL_URL_PREFIXES } from '@shared/pool-sites';
 import { AgentKeyQuery, PageQuery } from '@shared/schemas/common';
 import { CUSTOMER_PERMISSION } from '@shared/schemas/customer';
@@ -42,8 +42,8 @@ import { translate } from '../i18n';
 import { ok } from '../plugins/envelope';
 import { createSecretBox } from '../secret-box';
 
-/** Distinct model names of the catalogue, in catalogue order. */
-const MODEL_NAMES = [...new Set(MINER_MODELS.map((m) => `${m.make} ${m.model}`))];
+/** Distinct model names of every model the agent recognises, in catalogue order (simulated ones first). */
+const MODEL_NAMES = [...new Set(KNOWN_MINER_MODELS.map((m) => `${m.make} ${m.model}`))];
 
 export async function poolRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
