@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { SimMiner } from './devices/sim-miner';
 import type { FaultProcess } from './faults';
-import { FAULT_KINDS, NET_QUIRKS, type FaultKind, type NetQuirk, type SimEnv } from './sim-types';
+import { FAULT_KINDS, NET_QUIRKS, OFFLINE_ANSWERS, type FaultKind, type NetQuirk, type OfflineAnswer, type SimEnv } from './sim-types';
 import { observe, observerHtml } from './services/pool-observer';
 import { tariffAt } from './services/tariff';
 
@@ -99,6 +99,12 @@ export function createControlServer(ctx: ControlContext): http.Server {
           case 'fault': {
             const kind = body.kind as FaultKind;
             if (!FAULT_KINDS.includes(kind)) return send(res, 400, { error: `kind must be one of ${FAULT_KINDS.join(', ')}` });
+            // offline only: `answer` says how it looks from the network while offline (silent = powered off; reset)
+            const answer = body.answer as OfflineAnswer | undefined;
+            if (answer !== undefined && (kind !== 'offline' || !OFFLINE_ANSWERS.includes(answer))) {
+              return send(res, 400, { error: `answer is for kind offline only, one of ${OFFLINE_ANSWERS.join(', ')}` });
+            }
+            if (answer) m.offlineAnswer = answer;
             m.injectFault(kind, body.on !== false);
             return send(res, 200, m.snapshot());
           }

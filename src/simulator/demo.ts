@@ -89,7 +89,8 @@ async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   console.log(`[demo] starting the simulated fleet: ${miners} miners on 127.20.0.1…`);
   // A farm as operators see one: ~2 % of the miners faulty at any time, faults coming and going (--healthy: none).
-  const fleet = await startFleet({ miners, cidr: '127.20.0.0/16', seed: Number(values.seed), faultRates: values.healthy ? {} : DEMO_FAULT_RATES });
+  // Offline miners are silent, as powered-off units are: the agent times out on them ("no answer").
+  const fleet = await startFleet({ miners, cidr: '127.20.0.0/16', seed: Number(values.seed), faultRates: values.healthy ? {} : DEMO_FAULT_RATES, offlineAnswer: 'silent' });
   fleetClose = () => fleet.close();
   // The server logs warnings only, so the agent's cycle lines stay readable (LOG_LEVEL overrides).
   // The simulated pools' observer pages are on loopback: the observer-link test may fetch them.

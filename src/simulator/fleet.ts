@@ -9,7 +9,7 @@ import { SimMiner } from './devices/sim-miner';
 import { FaultProcess } from './faults';
 import { createRng, pick, randomToken } from './rng';
 import { createRpcServer, createWhatsminerV3Server } from './rpc-server';
-import { SIM_FAMILIES, type FaultKind, type SimEnv, type SimFamily, type SimPool } from './sim-types';
+import { SIM_FAMILIES, type FaultKind, type OfflineAnswer, type SimEnv, type SimFamily, type SimPool } from './sim-types';
 import { createSshServer } from './ssh-server';
 import { createWebServer } from './web-server';
 
@@ -45,6 +45,11 @@ export interface FleetOptions {
   bindHost?: string;
   /** how long a reboot keeps a miner unreachable; default 75 s */
   rebootDarkMs?: number;
+  /**
+   * how offline miners answer (a miner's own setting, SimMiner.offlineAnswer, wins): `silent` as a powered-off unit
+   * (pollers time out), `reset` (default) a TCP reset at once — quick for tests that take miners offline
+   */
+  offlineAnswer?: OfflineAnswer;
 }
 
 export interface Fleet {
@@ -205,6 +210,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     now: () => Date.now(),
     seed,
     rebootDarkMs: opts.rebootDarkMs ?? 75_000,
+    offlineAnswer: opts.offlineAnswer ?? 'reset',
     ambientC: () => ambientAt(Date.now(), seed),
     secret: randomBytes(32),
   };

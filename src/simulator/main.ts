@@ -1,6 +1,6 @@
 import { DEMO_FAULT_RATES } from './faults';
 import { startFleet, type FleetOptions } from './fleet';
-import { FAULT_KINDS, SIM_FAMILIES, type FaultKind, type SimFamily } from './sim-types';
+import { FAULT_KINDS, OFFLINE_ANSWERS, SIM_FAMILIES, type FaultKind, type OfflineAnswer, type SimFamily } from './sim-types';
 
 /**
  * CLI: npx tsx src/simulator/main.ts --miners 1000 --cidr 127.20.0.0/16 --rpc-port 4028 --web-port 80 --seed 1
@@ -9,7 +9,7 @@ import { FAULT_KINDS, SIM_FAMILIES, type FaultKind, type SimFamily } from './sim
  * (the fault rates of a farm as operators see one, faults.ts DEMO_FAULT_RATES: ~2 % of the miners faulty).
  */
 
-const USAGE = 'usage: main.ts --miners N [--cidr CIDR] [--rpc-port P] [--web-port P] [--v3-port P] [--ssh-port P] [--control-port P] [--bind HOST] [--seed S] [--tick-ms MS] [--reboot-dark-ms MS] [--mix family=w,...] [--fault-rates kind=r,...] [--demo-faults]';
+const USAGE = 'usage: main.ts --miners N [--cidr CIDR] [--rpc-port P] [--web-port P] [--v3-port P] [--ssh-port P] [--control-port P] [--bind HOST] [--seed S] [--tick-ms MS] [--reboot-dark-ms MS] [--mix family=w,...] [--fault-rates kind=r,...] [--demo-faults] [--offline-answer silent|reset]';
 
 function num(name: string, v: string | undefined): number {
   const n = Number(v);
@@ -47,7 +47,14 @@ export function parseArgs(argv: readonly string[]): FleetOptions {
       case '--reboot-dark-ms': opts.rebootDarkMs = num(a, next()); break;
       case '--mix': opts.mix = pairs<SimFamily>(a, next(), SIM_FAMILIES); break;
       case '--fault-rates': opts.faultRates = { ...opts.faultRates, ...pairs<FaultKind>(a, next(), FAULT_KINDS) }; break;
-      case '--demo-faults': opts.faultRates = { ...DEMO_FAULT_RATES, ...opts.faultRates }; break;
+      // a demo farm's offline miners are powered off or cut off: silent, unless --offline-answer says otherwise
+      case '--demo-faults': opts.faultRates = { ...DEMO_FAULT_RATES, ...opts.faultRates }; opts.offlineAnswer ??= 'silent'; break;
+      case '--offline-answer': {
+        const v = next();
+        if (!OFFLINE_ANSWERS.includes(v as OfflineAnswer)) throw new Error(`${a} needs one of ${OFFLINE_ANSWERS.join(', ')}\n${USAGE}`);
+        opts.offlineAnswer = v as OfflineAnswer;
+        break;
+      }
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: throw new Error(`unknown argument ${a ?? ''}\n${USAGE}`);
     }

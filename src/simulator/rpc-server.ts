@@ -21,10 +21,29 @@ const MAX_IMAGE_BYTES = 256 * 1024 * 1024;
 
 export type MinerLookup = (ip: string) => SimMiner | undefined;
 
+/** How long a silent miner holds a connection it never answers (every client gives up long before). */
+const SILENT_HOLD_MS = 120_000;
+
 /** Drop a connection the way a dead host/closed port looks from outside: a TCP reset. */
 export function resetSocket(socket: net.Socket): void {
   if (typeof socket.resetAndDestroy === 'function' && !socket.destroyed) socket.resetAndDestroy();
   else socket.destroy();
+}
+
+/**
+ * A connection to a miner that does not answer now: a silent offline miner (SimMiner.silent) keeps it and says nothing,
+ * as a powered-off unit or a dead cable looks to a poller (it times out: "no answer"); anything else resets it.
+ */
+export function refuseSocket(socket: net.Socket, m: SimMiner | undefined): void {
+  if (!m?.silent) {
+    resetSocket(socket);
+    return;
+  }
+  socket.removeAllListeners('data');
+  socket.on('data', () => undefined);
+  socket.on('error', () => socket.destroy());
+  socket.on('end', () => socket.destroy());
+  socket.setTimeout(SILENT_HOLD_MS, () => socket.destroy());
 }
 
 function route(m: SimMiner, req: RpcRequest, now: number): RpcOutcome {
@@ -55,7 +74,7 @@ export function createRpcServer(lookup: MinerLookup, env: SimEnv): net.Server {
   return net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
     const m = lookup(plainIPv4(socket.localAddress));
     if (!m || !m.apiUp) {
-      resetSocket(socket);
+      refuseSocket(socket, m);
       return;
     }
     let buf = '';
@@ -166,7 +185,7 @@ export function createWhatsminerV3Server(lookup: MinerLookup, env: SimEnv): net.
   return net.createServer({ noDelay: true }, (socket) => {
     const m = lookup(plainIPv4(socket.localAddress));
     if (!m || m.family !== 'whatsminer' || whatsminerApi(m) !== 'v3' || !m.apiUp) {
-      resetSocket(socket);
+      refuseSocket(socket, m);
       return;
     }
     let buf: Buffer = Buffer.alloc(0);

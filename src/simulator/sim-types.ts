@@ -37,6 +37,13 @@ export const SIM_FAMILIES: readonly SimFamily[] = ['antminer-stock', 'whatsminer
 export type WorkMode = 'normal' | 'sleep' | 'low-power' | 'high';
 export type MinerState = 'online' | 'rebooting' | 'offline';
 
+/**
+ * How an offline miner looks from the network: `silent` — nothing answers, the caller times out (powered off, a cable
+ * or switch down: what a farm sees most); `reset` — a TCP reset at once (the unit is up but nothing listens).
+ */
+export type OfflineAnswer = 'silent' | 'reset';
+export const OFFLINE_ANSWERS: readonly OfflineAnswer[] = ['silent', 'reset'];
+
 export interface SimPool { url: string; user: string; password: string; status: 'Alive' | 'Dead' | 'Disabled' }
 
 /** Fleet-wide environment every device reads. */
@@ -48,6 +55,8 @@ export interface SimEnv {
   ambientC(): number;
   /** HMAC secret for stateless digest nonces */
   secret: Buffer;
+  /** How offline miners answer unless one is told otherwise (default `reset`). */
+  offlineAnswer?: OfflineAnswer;
 }
 
 /** Delay used by the `slow` quirk. */

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { plainIPv4 } from './cidr';
-import { resetSocket, type MinerLookup } from './rpc-server';
+import { refuseSocket, resetSocket, type MinerLookup } from './rpc-server';
 import { SLOW_REPLY_MS } from './sim-types';
 
 /**
@@ -25,7 +25,7 @@ export function createSshServer(lookup: MinerLookup): net.Server {
   return net.createServer((socket) => {
     const m = lookup(plainIPv4(socket.localAddress));
     if (!m || !m.sshOpen || m.quirk === 'reset') {
-      resetSocket(socket);
+      refuseSocket(socket, m);
       return;
     }
     socket.on('error', () => socket.destroy());

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { plainIPv4 } from './cidr';
 import { MultipartParser } from './multipart';
-import { resetSocket, type MinerLookup } from './rpc-server';
+import { refuseSocket, resetSocket, type MinerLookup } from './rpc-server';
 import { SLOW_REPLY_MS, type SimEnv } from './sim-types';
 import { textReply, type WebReply, type WebRequest } from './web-types';
 import { antminerStockWeb } from './devices/antminer-stock';
@@ -29,7 +29,7 @@ export function createWebServer(lookup: MinerLookup, env: SimEnv): http.Server {
     const socket = req.socket;
     const m = lookup(plainIPv4(socket.localAddress));
     if (!m || m.state !== 'online') {
-      resetSocket(socket);
+      refuseSocket(socket, m);
       return;
     }
     if (m.quirk === 'reset') {
@@ -81,7 +81,7 @@ export function createWebServer(lookup: MinerLookup, env: SimEnv): http.Server {
   });
   server.on('connection', (socket) => {
     const m = lookup(plainIPv4(socket.localAddress));
-    if (!m || m.state !== 'online') resetSocket(socket);
+    if (!m || m.state !== 'online') refuseSocket(socket, m);
   });
   server.keepAliveTimeout = 5000;
   return server;

@@ -169,6 +169,40 @@ describe('states and faults', () => {
     expect(d?.errorCodes.filter((e) => e.code < 0)).toEqual([]);
   });
 
+  it('a powered-off miner (silent: nothing answers) goes offline with "no answer" once its polls time out, on every make', async () => {
+    // Short timeouts: a silent miner costs each poll its whole timeout, as on a farm.
+    const quick = new Poller(simDriverEnv(fleet, { rpcTimeoutMs: 400, webTimeoutMs: 400 }));
+    const ms = [stock(), pick((m) => m.family === 'whatsminer', used), pick((m) => m.family === 'braiins', used), pick((m) => m.family === 'vnish', used)];
+    const found = await scanRanges(ms.map((m) => ({ ipBegin: m.ip })), env, { concurrency: 4 });
+    expect(found.miners).toHaveLength(4);
+    quick.upsertMiners(found.miners);
+    for (const m of ms) expect((await quick.pollOne(m.ip, cycleOpts))?.online, m.family).toBe(true);
+    for (const m of ms) {
+      m.offlineAnswer = 'silent';
+      m.injectFault('offline', true);
+    }
+    try {
+      const t0 = performance.now();
+      let last: Awaited<ReturnType<Poller['pollOne']>>[] = [];
+      for (let i = 0; i < 3; i++) last = await Promise.all(ms.map((m) => quick.pollOne(m.ip, cycleOpts)));
+      // Each poll waited for an answer (a reset fails at once), and within a bounded time (no hang).
+      const perPoll = (performance.now() - t0) / 3;
+      expect(perPoll).toBeGreaterThanOrEqual(350);
+      expect(perPoll).toBeLessThan(4000);
+      ms.forEach((m, i) => {
+        expect(last[i]?.online, m.family).toBe(false);
+        expect(last[i]?.errorCodes.filter((e) => e.code < 0), m.family).toEqual([{ code: AGENT_ERROR_CODES.noAnswer, message: expect.any(String) }]);
+      });
+    } finally {
+      for (const m of ms) {
+        m.injectFault('offline', false);
+        m.offlineAnswer = undefined;
+      }
+    }
+    const back = await quick.pollOne(ms[0]!.ip, cycleOpts);
+    expect(back?.online).toBe(true);
+  }, 60_000);
+
   it('says why a miner never reached is offline: connection refused where nothing listens', async () => {
     const m = stock();
     await poller.pollOne(m.ip, cycleOpts);

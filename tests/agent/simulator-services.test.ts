@@ -63,6 +63,17 @@ describe('control API', () => {
     expect(f.state).toBe('offline');
     await expect(rpcRaw(ip, fleet.ports.rpc, { command: 'version' })).rejects.toThrow();
     await ctl(`/miners/${ip}/fault`, 'POST', { kind: 'offline', on: false });
+    // Powered off: nothing answers on any port (a reset would reject at once, here only the caller's timeout ends it).
+    expect((await ctl(`/miners/${ip}/fault`, 'POST', { kind: 'offline', on: true, answer: 'silent' })).status).toBe(200);
+    const t0 = performance.now();
+    await expect(rpcRaw(ip, fleet.ports.rpc, { command: 'version' }, 400)).rejects.toThrow('timeout');
+    await expect(httpRequest(ip, fleet.ports.web, { path: '/', timeoutMs: 400 })).rejects.toThrow('timeout');
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(750);
+    await ctl(`/miners/${ip}/fault`, 'POST', { kind: 'offline', on: false });
+    expect(JSON.parse((await rpcRaw(ip, fleet.ports.rpc, { command: 'version' })).text).VERSION).toBeDefined();
+    expect((await ctl(`/miners/${ip}/fault`, 'POST', { kind: 'offline', answer: 'maybe' })).status).toBe(400);
+    expect((await ctl(`/miners/${ip}/fault`, 'POST', { kind: 'fan-failure', answer: 'silent' })).status).toBe(400);
+    fleet.miner(ip)!.offlineAnswer = undefined;
     expect((await ctl(`/miners/${ip}/quirk`, 'POST', { quirk: 'truncated' })).status).toBe(200);
     expect(fleet.miner(ip)!.quirk).toBe('truncated');
     await ctl(`/miners/${ip}/quirk`, 'POST', { quirk: 'none' });

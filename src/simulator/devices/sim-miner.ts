@@ -1,7 +1,7 @@
 import type { MinerModel } from '@shared/miner-models';
 import { SSH_BY_DESIGN_FAMILIES } from '@shared/security-scan';
 import { hashFloat } from '../rng';
-import type { FaultKind, MinerState, NetQuirk, SimEnv, SimFamily, SimPool, WorkMode } from '../sim-types';
+import type { FaultKind, MinerState, NetQuirk, OfflineAnswer, SimEnv, SimFamily, SimPool, WorkMode } from '../sim-types';
 
 /** Firmware identity of one unit. `date` (YYYYMMDD) drives capability rules (20240520, 202409, 2023-07 builds). */
 export interface SimFirmware {
@@ -188,6 +188,14 @@ export class SimMiner {
 
   get activeFaults(): FaultKind[] {
     return [...this.faults.keys()];
+  }
+
+  /** This miner's offline answer (OfflineAnswer), else the fleet's (SimEnv.offlineAnswer). */
+  offlineAnswer: OfflineAnswer | undefined = undefined;
+
+  /** Offline, and nothing of it answers: a connection to it gets no reply at all (the caller's timeout ends it). */
+  get silent(): boolean {
+    return this.state === 'offline' && (this.offlineAnswer ?? this.env.offlineAnswer ?? 'reset') === 'silent';
   }
 
   /** Is the mining process (cgminer/bmminer/btminer API on 4028) up? */
