@@ -38,6 +38,11 @@ export interface MinerHandle {
   id: IdentifiedMiner;
   /** multi-command RPC unsupported on this unit: one connection per command */
   noJoin?: boolean;
+  /**
+   * the unit has answered a joined request: one it then leaves unanswered means it does not answer now (powered off,
+   * cut off, hung), not that it cannot join — no second wait for one connection per command (joinOptions, learnJoin)
+   */
+  joinOk?: boolean;
   web?: AntminerWeb;
   wm2?: WhatsminerV2;
   wm3?: WhatsminerV3;
@@ -115,4 +120,15 @@ export function detailStamp(h: MinerHandle, every: number): number {
   let x = 0;
   for (let i = 0; i < h.id.ip.length; i++) x = (x * 31 + h.id.ip.charCodeAt(i)) >>> 0;
   return h.cycle - (x % Math.max(1, every));
+}
+
+/** What rpcMulti should know of a unit's joined requests (MinerHandle.noJoin, joinOk). */
+export function joinOptions(h: MinerHandle): { noJoin?: boolean; joinProven?: boolean } {
+  return { noJoin: h.noJoin, joinProven: h.joinOk };
+}
+
+/** Learns from a multi-command read whether the unit joins requests. */
+export function learnJoin(h: MinerHandle, r: { joined: boolean; joinUnsupported: boolean }): void {
+  if (r.joinUnsupported) h.noJoin = true;
+  if (r.joined) h.joinOk = true;
 }

@@ -87,6 +87,7 @@ export interface MinerTransfer {
   id: IdentifiedMiner;
   cycle: number;
   noJoin?: boolean;
+  joinOk?: boolean;
   detail?: MinerHandle['detail'];
   missed: number;
   last: string | null;
@@ -157,6 +158,7 @@ export class Poller {
       id: st.handle.id,
       cycle: st.handle.cycle,
       noJoin: st.handle.noJoin,
+      joinOk: st.handle.joinOk,
       detail: st.handle.detail,
       missed: st.missed,
       last: this.latestText(st),
@@ -172,6 +174,7 @@ export class Poller {
     for (const t of list) {
       const handle: MinerHandle = { id: { ...t.id }, cycle: t.cycle };
       if (t.noJoin) handle.noJoin = true;
+      if (t.joinOk) handle.joinOk = true;
       if (t.detail) handle.detail = { ...t.detail };
       const st = minerState(handle, t.missed, t.last);
       st.elapsed = t.elapsed;

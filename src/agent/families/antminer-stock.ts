@@ -1,6 +1,6 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { lookupModel, displayModel } from '../catalogue';
-import { AGENT_ERROR, OpError, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { AGENT_ERROR, OpError, joinOptions, learnJoin, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
 import { AntminerWeb } from '../protocols/antminer-web';
 import { RpcError, rpcMulti, type RpcObject } from '../protocols/cgminer-rpc';
@@ -240,7 +240,7 @@ export const antminerStockDriver: FamilyDriver = {
     const rpcP = rpcMulti(id.ip, env.ports.rpc, ANTMINER_CYCLE_READS, {
       connectTimeoutMs: env.connectTimeoutMs,
       timeoutMs: env.rpcTimeoutMs,
-      noJoin: h.noJoin,
+      ...joinOptions(h),
       extra: id.newApi ? NEW_API : undefined,
     });
     // old builds carry the work mode only in get_miner_conf.cgi: read it when it can have changed
@@ -256,7 +256,7 @@ export const antminerStockDriver: FamilyDriver = {
     // the usual cycle has no web read: await the RPC alone (no settle wrappers, no Promise.all)
     const [rpc, conf, sys, blink, health] =
       confP || sysP || blinkP || healthP ? await Promise.all([rpcP, settle(confP), settle(sysP), settle(blinkP), settle(healthP)]) : [await rpcP, undefined, undefined, undefined, undefined];
-    if (rpc.joinUnsupported) h.noJoin = true;
+    learnJoin(h, rpc);
     const errorCodes: MinerErrorCode[] = [];
     const webResults = [conf, sys, blink, health].filter((x) => x !== undefined);
     const authFailed = webResults.some((r) => r && !r.ok && r.e instanceof HttpError && r.e.kind === 'auth-failed');

@@ -1,6 +1,6 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { lookupModel } from '../catalogue';
-import { AGENT_ERROR, OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { AGENT_ERROR, OpError, joinOptions, learnJoin, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, nonNeg, num, obj, round2, str, temps, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, rpcCommand, rpcMulti, type RpcObject } from '../protocols/cgminer-rpc';
 import { HttpError } from '../protocols/http-client';
@@ -39,11 +39,11 @@ export const braiinsDriver: FamilyDriver = {
     const detailDue = isDetailDue(h, env.detailEveryCycles);
     const cmds = BRAIINS_CYCLE_READS;
     const [multi, details, locate] = await Promise.all([
-      rpcMulti(id.ip, env.ports.rpc, cmds, { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin }),
+      rpcMulti(id.ip, env.ports.rpc, cmds, { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, ...joinOptions(h) }),
       detailDue ? rest(h, env).call<Record<string, unknown>>('GET', '/api/v1/miner/details').catch((e: unknown) => e) : Promise.resolve(undefined),
       detailDue ? rest(h, env).call<unknown>('GET', '/api/v1/actions/locate').catch(() => undefined) : Promise.resolve(undefined),
     ]);
-    if (multi.joinUnsupported) h.noJoin = true;
+    learnJoin(h, multi);
     const sum = multi.results['summary'];
     if (!sum?.ok) throw sum && !sum.ok ? sum.error : new RpcError('empty', 'no summary');
     const errorCodes: MinerErrorCode[] = [];

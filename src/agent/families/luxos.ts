@@ -1,6 +1,6 @@
 import type { MinerBoard, WorkMode } from '@shared/schemas/miner-snapshot';
 import { displayModel, lookupModel } from '../catalogue';
-import { OpError, unsupportedOp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { OpError, joinOptions, learnJoin, unsupportedOp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, cgPools, nonNeg, num, obj, parseCompileTime, round2, str, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, readStatus, rpcCommand, rpcMulti, type RpcObject } from '../protocols/cgminer-rpc';
 import { parseAntminerStats } from './antminer-stock';
@@ -71,8 +71,8 @@ export const luxosDriver: FamilyDriver = {
     const id = h.id;
     const model = lookupModel(id.reportedModel, 'luxos');
     const expected = model ? { boards: model.hashboards, chipsPerBoard: model.chipsPerBoard, fans: model.fans } : {};
-    const rpc = await rpcMulti(id.ip, env.ports.rpc, LUXOS_CYCLE_READS, { ...rpcOpts(env), noJoin: h.noJoin });
-    if (rpc.joinUnsupported) h.noJoin = true;
+    const rpc = await rpcMulti(id.ip, env.ports.rpc, LUXOS_CYCLE_READS, { ...rpcOpts(env), ...joinOptions(h) });
+    learnJoin(h, rpc);
     const stR = rpc.results['stats'];
     const smR = rpc.results['summary'];
     if (!stR?.ok && !smR?.ok) throw stR && !stR.ok ? stR.error : smR && !smR.ok ? smR.error : new RpcError('empty', 'no reply');

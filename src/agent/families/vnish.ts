@@ -1,7 +1,7 @@
 import type { MinerBoard, MinerErrorCode, WorkMode } from '@shared/schemas/miner-snapshot';
 import { displayModel, lookupModel } from '../catalogue';
 import { type MinerLog, tailBytes } from '../log-text';
-import { OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { OpError, joinOptions, learnJoin, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, round2, str, temps, toGhsFactor, upperMac, workerWithSuffix } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
 import { HttpError, httpRequest, multipartBody } from '../protocols/http-client';
@@ -46,12 +46,12 @@ export const vnishDriver: FamilyDriver = {
     const detailDue = isDetailDue(h, env.detailEveryCycles);
     const c = rest(h, env);
     const [multi, info, status, perf] = await Promise.all([
-      rpcMulti(id.ip, env.ports.rpc, VNISH_CYCLE_READS, { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin }),
+      rpcMulti(id.ip, env.ports.rpc, VNISH_CYCLE_READS, { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, ...joinOptions(h) }),
       detailDue ? c.call<Record<string, unknown>>('GET', '/api/v1/info', undefined, { auth: false }).catch(() => null) : Promise.resolve(null),
       detailDue ? c.call<Record<string, unknown>>('GET', '/api/v1/status', undefined, { auth: false }).catch(() => null) : Promise.resolve(null),
       detailDue ? c.call<Record<string, unknown>>('GET', '/api/v1/perf-summary', undefined, { auth: false }).catch(() => null) : Promise.resolve(null),
     ]);
-    if (multi.joinUnsupported) h.noJoin = true;
+    learnJoin(h, multi);
     const statsR = multi.results['stats'];
     const sumR = multi.results['summary'];
     if (!statsR?.ok && !sumR?.ok) throw (statsR && !statsR.ok ? statsR.error : null) ?? new RpcError('empty', 'no reply');

@@ -1,7 +1,7 @@
 import type { MinerCredential } from '@shared/schemas/agent-uplink';
 import type { MinerBoard, MinerErrorCode, MinerPool, WorkMode } from '@shared/schemas/miner-snapshot';
 import { lookupModel } from '../catalogue';
-import { OpError, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
+import { OpError, joinOptions, learnJoin, unsupportedOp, detailDue as isDetailDue, detailStamp, type DriverEnv, type FamilyDriver, type MinerHandle, type MinerReading } from '../miner-types';
 import { arr, bool, cgPools, int, networkMode, nonNeg, num, obj, parseCompileTime, poolStatus, round2, str, temps, upperMac, workerWithSuffix, type Obj } from '../normalise-util';
 import { RpcError, rpcMulti } from '../protocols/cgminer-rpc';
 import { WHATSMINER_DEFAULT_V2_PASSWORD, WHATSMINER_DEFAULT_V3_ACCOUNT, WhatsminerError, WhatsminerV2, WhatsminerV3, whatsminerV2UploadFirmware } from '../protocols/whatsminer';
@@ -116,9 +116,9 @@ async function readV2(h: MinerHandle, env: DriverEnv): Promise<MinerReading> {
   const c = v2(h, env);
   const id = h.id;
   const detailDue = isDetailDue(h, env.detailEveryCycles);
-  const o = { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, noJoin: h.noJoin, completeWhenJson: true };
+  const o = { connectTimeoutMs: env.connectTimeoutMs, timeoutMs: env.rpcTimeoutMs, ...joinOptions(h), completeWhenJson: true };
   const multi = await rpcMulti(id.ip, env.ports.rpc, WHATSMINER_V2_CYCLE_READS, o);
-  if (multi.joinUnsupported) h.noJoin = true;
+  learnJoin(h, multi);
   const sumR = multi.results['summary'];
   if (!sumR?.ok) {
     const err = sumR && !sumR.ok ? sumR.error : new RpcError('empty', 'no summary');

@@ -128,4 +128,19 @@ describe('cgminer RPC client', () => {
     expect(j.joined).toBe(true);
     expect(j.results['summary']?.ok && j.results['pools']?.ok).toBe(true);
   });
+  it('multi-command left unanswered: one command at a time only while the unit never answered a joined request', async () => {
+    // A unit that answers nothing (powered off behind a proxy, hung): every request times out.
+    const seen: string[] = [];
+    const port = await serve((_sock, req) => void seen.push((JSON.parse(req) as { command: string }).command));
+    const o = { timeoutMs: 150 };
+    // Join support unknown: after the silent joined request each command is asked alone (a unit may not join).
+    const unknown = await rpcMulti('127.0.0.1', port, ['summary', 'pools'], o);
+    expect(unknown.results['summary']).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    expect(seen.sort()).toEqual(['pools', 'summary', 'summary+pools']);
+    // It answered joined requests before: no answer now is no answer — not a second wait per command.
+    seen.length = 0;
+    const proven = await rpcMulti('127.0.0.1', port, ['summary', 'pools'], { ...o, joinProven: true });
+    expect(proven.results['pools']).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    expect(seen).toEqual(['summary+pools']);
+  });
 });

@@ -305,6 +305,12 @@ export type MultiResult = Record<string, { ok: true; reply: RpcObject } | { ok: 
 export interface MultiOptions extends CommandOptions {
   /** Skip the joined request and go straight to one connection per command (learned per miner). */
   noJoin?: boolean;
+  /**
+   * The unit has answered joined requests before (learned per miner): a joined request left unanswered (timeout) is a
+   * unit that does not answer now, and the commands are not asked again one by one — that would wait a second timeout
+   * for every poll of a powered-off or hung miner.
+   */
+  joinProven?: boolean;
 }
 
 /**
@@ -339,7 +345,7 @@ export async function rpcMulti(
     } catch (e) {
       const err = e instanceof RpcError ? e : new RpcError('parse', String(e));
       // unreachable miner: do not hammer it with one connection per command
-      if (err.kind === 'refused' || err.kind === 'connect-timeout' || err.kind === 'unreachable') {
+      if (err.kind === 'refused' || err.kind === 'connect-timeout' || err.kind === 'unreachable' || (err.kind === 'timeout' && o.joinProven)) {
         for (const c of commands) results[c] = { ok: false, error: err };
         return { results, joined, joinUnsupported: false };
       }
