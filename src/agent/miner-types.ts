@@ -52,6 +52,8 @@ export interface MinerHandle {
   detail?: { mac: string; sn: string; blink?: boolean; net?: NetworkMode; cycle: number };
   /** cycle counter for this miner */
   cycle: number;
+  /** its previous poll failed (set by the poller before each read): a driver may ask its fallbacks at once */
+  missing?: boolean;
 }
 
 /** Runtime settings every driver call receives. */

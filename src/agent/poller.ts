@@ -255,6 +255,7 @@ export class Poller {
     if (driver) {
       try {
         let due = detailDue(st.handle, this.env.detailEveryCycles);
+        st.handle.missing = st.missed > 0;
         let reading = await driver.read(st.handle, this.env);
         if (!due && st.handle.detail && detailsStale(st, reading, o.offlineAfterMissed)) {
           due = true;

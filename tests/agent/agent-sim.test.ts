@@ -246,6 +246,23 @@ describe('states and faults', () => {
     }
   });
 
+  it('a stock miner back from a missed poll with its miner process down reads "cannot start" (web probe asked with the RPC)', async () => {
+    const m = stock();
+    expect((await poller.pollOne(m.ip, cycleOpts))?.missedPolls).toBe(0);
+    m.injectFault('offline', true);
+    expect((await poller.pollOne(m.ip, cycleOpts))?.missedPolls).toBe(1);
+    m.injectFault('offline', false);
+    m.injectFault('cannot-start', true);
+    try {
+      const s = await poller.pollOne(m.ip, cycleOpts);
+      expect(s?.missedPolls, poller.lastError(m.ip)).toBe(0);
+      expect(s?.state.cannotStart).toBe(true);
+      expect(s?.mac).toBe(m.mac.toUpperCase());
+    } finally {
+      m.injectFault('cannot-start', false);
+    }
+  });
+
   it('labels duplicate and empty serials across a cycle', async () => {
     const a = stock((m) => m.firmware.date >= '20230701');
     const b = stock((m) => m.firmware.date >= '20230701');

@@ -253,6 +253,9 @@ export const antminerStockDriver: FamilyDriver = {
     const sysP = detailDue ? web?.getSystemInfo() : undefined;
     const blinkP = detailDue ? web?.getBlinkStatus() : undefined;
     const healthP = detailDue && id.newApi ? web?.summaryCgi() : undefined;
+    // A miner that missed its last poll will likely miss this one too: the web probe that tells "up, but its miner
+    // process is not" (below) is asked together with the RPC, not after its timeout (a powered-off unit: 10 s, not 18 s).
+    const probeP = !web && h.missing ? settle(webClient(h, env).getSystemInfo()) : undefined;
     // the usual cycle has no web read: await the RPC alone (no settle wrappers, no Promise.all)
     const [rpc, conf, sys, blink, health] =
       confP || sysP || blinkP || healthP ? await Promise.all([rpcP, settle(confP), settle(sysP), settle(blinkP), settle(healthP)]) : [await rpcP, undefined, undefined, undefined, undefined];
@@ -266,7 +269,9 @@ export const antminerStockDriver: FamilyDriver = {
     if (rpcErr && !webOk && webResults.length === 0) {
       // RPC down: if the web server answers, the unit is up but its miner process is not (cannot start)
       try {
-        const sysNow = await webClient(h, env).getSystemInfo();
+        const probe = await probeP;
+        if (probe && !probe.ok) throw probe.e;
+        const sysNow = probe?.ok ? probe.v : await webClient(h, env).getSystemInfo();
         h.detail = { mac: upperMac(sysNow['macaddr']), sn: str(sysNow['serinum'] ?? sysNow['serial_no']), blink: h.detail?.blink, net: networkMode(sysNow['nettype']) ?? h.detail?.net, cycle: h.cycle };
         webOk = true;
       } catch (e) {
