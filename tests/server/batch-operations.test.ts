@@ -19,6 +19,7 @@ import {
   type IpListUploadResult,
 } from '@shared/schemas/batch-operations';
 import { TASK_RETENTION_DAYS, pruneBatchLeftovers } from '@server/domains/batch/prune';
+import { translate } from '@server/i18n';
 import { minerIp, minerSnapshot } from '../support/miner-snapshots';
 import { type Client, type TestApp, body, createCustomer, createFarm, createMember, createTestApp, multipart, setupAdmin, uploadBatch } from './harness';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
@@ -140,6 +141,10 @@ describe('miner batch operations', () => {
         expect(body(noTarget).msg).toBe('Select miners, a filter or an uploaded IP list');
       }
     }
+    // A missing switch is named as missing, in the caller's language (a union's own message was "Invalid value").
+    const noSwitch = await op('batchBlink', { ips: ip(0) }, admin, { I18N: 'ru' });
+    expect(noSwitch.statusCode).toBe(400);
+    expect(body<{ fields: Record<string, string> }>(noSwitch).data.fields.on).toBe(translate('ru', 'validation.required'));
     const tooMany = await op('batchReboot', { ips: Array.from({ length: 10_001 }, (_, i) => `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`).join(',') });
     expect(tooMany.statusCode).toBe(400);
     expect(await taskCount()).toBe(0);

@@ -8,6 +8,7 @@ import { MINER_ACCIDENT_TYPES } from '../miner-labels';
 import { isIPv4 } from '../validation';
 import { MinerFilterQuery } from './miner';
 import { WorkMode } from './miner-snapshot';
+import { boolish } from './common';
 
 /** At most this many miners per batch (and rows per uploaded list). */
 export const BATCH_MAX_TARGETS = 10_000;
@@ -59,9 +60,6 @@ export const RECORD_ONLY_OPS = ['batchCustomer', 'batchOffline', 'batchAccident'
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const num = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
-const boolish = z
-  .union([z.boolean(), z.enum(['0', '1', 'true', 'false', 'on', 'off'])])
-  .transform((v) => v === true || v === '1' || v === 'true' || v === 'on');
 
 /** Comma / newline separated IPv4 list. */
 const IpList = z

@@ -21,8 +21,11 @@ export interface Option {
   value: string;
 }
 
-/** Form bodies send numbers and booleans as strings. */
-export const boolish = z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']), z.literal(0), z.literal(1)]).transform((v) => v === true || v === '1' || v === 'true' || v === 1);
+/** Form bodies send numbers and booleans as strings (and a switch as on / off). */
+export const boolish = z
+  // a missing value is "required", not the union's "invalid value"
+  .union([z.boolean(), z.enum(['0', '1', 'true', 'false', 'on', 'off']), z.literal(0), z.literal(1)], { error: (iss) => (iss.input === undefined ? 'validation.required' : undefined) })
+  .transform((v) => v === true || v === '1' || v === 'true' || v === 'on' || v === 1);
 
 /** Comma-joined id lists on the wire ("1,2,3"); arrays accepted too. */
 export const commaList = z

@@ -12,6 +12,7 @@
  * - unknown: no miner of the farm has that IP.
  */
 import { z } from 'zod';
+import { boolish } from './common';
 
 export const SHELF_ACTIONS = ['off', 'on'] as const;
 export type ShelfAction = (typeof SHELF_ACTIONS)[number];
@@ -20,9 +21,6 @@ export type ShelfOutcome = (typeof SHELF_OUTCOMES)[number];
 
 const agentKey = z.string().min(1, 'validation.agentKeyRequired').max(64);
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const boolish = z
-  .union([z.boolean(), z.enum(['0', '1', 'true', 'false'])])
-  .transform((v) => v === true || v === '1' || v === 'true');
 
 export const ShelfImportRowsQuery = z.object({
   agentKey,
