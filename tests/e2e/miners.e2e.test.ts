@@ -160,6 +160,8 @@ describe('miner list at 1440 px', () => {
     expect(low(await ratios())).toEqual([]);
     await page.getByTestId('miner-counter-fault-missing-chip').click();
     await page.waitForURL((u) => !u.search.includes('faultType'));
+    // The whole list shown again (the address changes at once, the rows when React has rendered it).
+    await expect.poll(async () => (await rowIps(page)).slice(0, 3)).toEqual([minerIp(0), minerIp(1), minerIp(2)]);
   });
 
   it('filters to the faulty miners with a counter, then opens one with its charts', async () => {
