@@ -4,13 +4,14 @@
  * it: the table's eight columns made a technician scroll sideways to reach the result and the Details button.
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Drawer, Group, Loader, Modal, Pagination, Progress, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Loader, Modal, Pagination, Progress, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { usePhone } from '@client/lib/use-phone';
 import { formatDate } from '@shared/format/date';
 import type { BatchLogRow } from '@shared/schemas/batch-operations';
 import { useBatchLog } from '../api/batch-api';
 import { BatchProgressPanel } from './batch-progress-panel';
+import { RetryAlert } from './retry-alert';
 
 const STATUS_COLOR = { pending: 'gray', running: 'blue', done: 'green' } as const;
 
@@ -35,14 +36,9 @@ export function BatchLogDrawer({ agentKey, opened, onClose }: { agentKey: string
         <Stack gap="sm">
           {log.isError && (
             // A failed refresh keeps the rows shown below it; a failed first load has only this.
-            <Alert color="red" data-testid="batch-log-error">
-              <Group justify="space-between" gap="xs">
-                <Text size="sm">{log.error.message}</Text>
-                <Button size={phone ? 'sm' : 'xs'} variant="light" color="red" onClick={() => void log.refetch()}>
-                  {t('state.retry')}
-                </Button>
-              </Group>
-            </Alert>
+            <RetryAlert testId="batch-log-error" onRetry={() => log.refetch()}>
+              {log.error.message}
+            </RetryAlert>
           )}
           {rows.length === 0 ? (
             log.isPending ? (

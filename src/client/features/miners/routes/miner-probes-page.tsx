@@ -7,7 +7,7 @@
  * The decision that this is what the route shows is recorded in the README.
  */
 import { useEffect, useState } from 'react';
-import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Box, Center, Group, Loader, Pagination, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -17,6 +17,7 @@ import { useAgentKey } from '@client/lib/agent-key';
 import { readStorage, writeStorage } from '@client/lib/safe-storage';
 import { useMinerList } from '../api/miners-api';
 import { HOT_FROM_C, ProbeTile, type TempUnit, tempBand, tempText } from '../components/probe-tile';
+import { RetryAlert } from '../components/retry-alert';
 import { NoFarmState } from '@client/components/no-farm-state';
 import { usePhone } from '@client/lib/use-phone';
 
@@ -53,12 +54,9 @@ export function MinerProbesPage() {
     );
   } else if (list.isError && !list.data) {
     body = (
-      <Alert color="red" data-testid="probes-error">
+      <RetryAlert testId="probes-error" onRetry={() => list.refetch()}>
         {t('probes.failed')}
-        <Button size={phone ? 'sm' : 'xs'} variant="light" ml="sm" onClick={() => void list.refetch()}>
-          {t('state.retry')}
-        </Button>
-      </Alert>
+      </RetryAlert>
     );
   } else if (total === 0) {
     body = (
